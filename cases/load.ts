@@ -1,0 +1,137 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Case, Suite, Transcript } from '../harness/types.ts';
+import type { SuiteSelection } from '../harness/config/types.ts';
+import { CaseValidationError, UnknownNameError } from '../harness/errors.ts';
+import { caseSchema, suiteSchema, transcriptSchema } from './schema.ts';
+import { checkCase } from './check-case.ts';
+
+const ajv = new Ajv({ allErrors: false, strict: false });
+ajv.addSchema(transcriptSchema);
+const validateCaseJson: ValidateFunction = ajv.compile(caseSchema);
+const validateSuiteJson: ValidateFunction = ajv.compile(suiteSchema);
+
+/** Suite ids under a cases directory: every folder holding a suite.json. */
+export function listSuiteIds(casesDir: string): string[] {
+  if (!existsSync(casesDir)) return [];
+  return readdirSync(casesDir)
+    .filter((d) => existsSync(join(casesDir, d, 'suite.json')))
+    .sort();
+}
+
+export async function loadSuites(casesDir: string, selection: SuiteSelection[] | 'all'): Promise<Suite[]> {
+  const ids = listSuiteIds(casesDir);
+  const wanted = selection === 'all' ? ids.map((id) => ({ id })) : selection;
+  const suites: Suite[] = [];
+  for (const sel of wanted) {
+    if (!ids.includes(sel.id)) throw new UnknownNameError('suite', sel.id, ids, casesDir);
+    suites.push(await loadSuite(join(casesDir, sel.id), sel));
+  }
+  return suites;
+}
+
+type SuiteJson = Omit<Suite, 'cases' | 'dir'> & { generator?: { module: string; seed?: number; count?: number } };
+
+export async function loadSuite(dir: string, sel?: SuiteSelection): Promise<Suite> {
+  const file = join(dir, 'suite.json');
+  const json = readJson(file) as SuiteJson;
+  if (!validateSuiteJson(json)) throw schemaError(file, undefined, validateSuiteJson.errors);
+  const { generator, ...meta } = json;
+  if (!meta.arms.some((a) => a.name === meta.baselineArm)) {
+    throw new CaseValidationError(file, undefined, 'baselineArm', `"${meta.baselineArm}" is not one of the suite's arms (${meta.arms.map((a) => a.name).join(', ')})`);
+  }
+  let cases = [...(await generatedCases(dir, json)), ...(await fileCases(dir, json))];
+  if (sel?.cases) {
+    const ids = cases.map((c) => c.id);
+    for (const id of sel.cases) if (!ids.includes(id)) throw new UnknownNameError('case', id, ids, `suite ${meta.id}`);
+    cases = cases.filter((c) => sel.cases!.includes(c.id));
+  }
+  let arms = [...meta.arms, ...(sel?.extraArms ?? [])];
+  if (sel?.arms) {
+    for (const a of sel.arms) if (!arms.some((x) => x.name === a)) throw new UnknownNameError('arm', a, arms.map((x) => x.name), `suite ${meta.id}`);
+    arms = arms.filter((a) => sel.arms!.includes(a.name));
+  }
+  void generator;
+  return { ...meta, arms, cases, dir };
+}
+
+async function generatedCases(dir: string, json: SuiteJson): Promise<Case[]> {
+  if (!json.generator) return [];
+  const modFile = resolve(dir, json.generator.module);
+  const mod = (await import(pathToFileURL(modFile).href)) as { generate?: (o: { seed: number; count: number }) => unknown[] };
+  if (typeof mod.generate !== 'function') throw new CaseValidationError(modFile, undefined, 'generate', 'the generator module must export generate({seed, count})');
+  const raw = mod.generate({ seed: json.generator.seed ?? 1, count: json.generator.count ?? 10 });
+  return Promise.all(raw.map((c, i) => toCase(c, `${modFile}#${i}`, dirname(modFile), json)));
+}
+
+async function fileCases(dir: string, json: SuiteJson): Promise<Case[]> {
+  const casesDir = join(dir, 'cases');
+  if (!existsSync(casesDir)) return [];
+  const files = readdirSync(casesDir).filter((f) => f.endsWith('.json')).sort();
+  return Promise.all(files.map((f) => toCase(readJson(join(casesDir, f)), join(casesDir, f), casesDir, json)));
+}
+
+/** Validates one raw case (schema, then meaning) and resolves transcript files. */
+export async function toCase(raw: unknown, file: string, baseDir: string, suite: Pick<SuiteJson, 'id' | 'criteria' | 'direction'>): Promise<Case> {
+  if (!validateCaseJson(raw)) throw schemaError(file, (raw as { id?: string })?.id, validateCaseJson.errors);
+  const r = raw as Case & Record<string, unknown>;
+  const c: Case = {
+    ...r,
+    suite: suite.id,
+    direction: r.direction ?? suite.direction,
+    criteria: r.criteria ?? suite.criteria,
+    source: await resolveTranscript(r.source, baseDir, file, r.id, 'source'),
+    sources: r.sources ? await Promise.all(r.sources.map((s, i) => resolveTranscript(s, baseDir, file, r.id, `sources[${i}]`))) : undefined,
+    receiverHistory: r.receiverHistory ? await resolveTranscript(r.receiverHistory, baseDir, file, r.id, 'receiverHistory') : undefined,
+    file,
+  };
+  checkCase(c, file);
+  return c;
+}
+
+async function resolveTranscript(value: unknown, baseDir: string, file: string, caseId: string, field: string): Promise<Transcript> {
+  const v = value as Transcript | { file: string; from?: string; child?: string };
+  if (!('file' in v)) return v;
+  const path = resolve(baseDir, v.file);
+  if (!existsSync(path)) throw new CaseValidationError(file, caseId, `${field}.file`, `transcript file not found: ${path}`);
+  const { importTranscript } = await import('../harness/importers/index.ts');
+  const { transcript } = await importTranscript(path, { from: (v.from ?? 'auto') as never });
+  if (!v.child) return transcript;
+  const child = transcript.children?.[v.child];
+  if (!child) throw new CaseValidationError(file, caseId, `${field}.child`, `no child transcript for call ${v.child}`);
+  return child;
+}
+
+function readJson(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new CaseValidationError(file, undefined, '(file)', `cannot read: ${(err as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new CaseValidationError(file, undefined, '(file)', `not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+function schemaError(file: string, caseId: string | undefined, errors: ErrorObject[] | null | undefined): CaseValidationError {
+  const e = errors?.[0];
+  const field = e ? (e.instancePath.replace(/^\//, '').replace(/\//g, '.') || '(root)') + (e.params && 'missingProperty' in e.params ? `.${String(e.params.missingProperty)}` : '') : '(root)';
+  const extra = e?.params && 'additionalProperty' in e.params ? ` "${String(e.params.additionalProperty)}"` : '';
+  return new CaseValidationError(file, caseId, field.replace(/^\(root\)\./, ''), `${e?.message ?? 'invalid'}${extra}`);
+}
+
+/** Every case and suite file under the given paths (files or folders), for `validate`. */
+export function findCaseFiles(paths: string[]): string[] {
+  const out: string[] = [];
+  const walk = (p: string) => {
+    if (statSync(p).isDirectory()) for (const f of readdirSync(p).sort()) walk(join(p, f));
+    else if (p.endsWith('.json')) out.push(p);
+  };
+  for (const p of paths) walk(p);
+  return out;
+}

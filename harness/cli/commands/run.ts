@@ -1,0 +1,61 @@
+import type { CommandModule } from 'yargs';
+import { loadConfig } from '../../config/load-config.ts';
+import { runExperiment } from '../../runner/run.ts';
+import { createProgressReporter } from '../../runner/reporters.ts';
+import { summarize } from '../../../reports/summarize.ts';
+import { renderMarkdown } from '../../../reports/markdown.ts';
+import { exitState } from '../exit.ts';
+
+interface RunArgs {
+  config?: string;
+  suite?: string[];
+  arm?: string[];
+  provider?: string;
+  reps?: number;
+  seed?: number;
+  concurrency?: number;
+  out?: string;
+  cache: boolean;
+  quiet: boolean;
+  resume?: string;
+  shard?: string;
+}
+
+export const runCommand: CommandModule<object, RunArgs> = {
+  command: 'run',
+  describe: 'Run the experiment in eval.config.ts (every suite × arm × rep) and write runs/<id>/',
+  builder: (y) =>
+    y
+      .option('config', { type: 'string', describe: 'config file (default: ./eval.config.ts)' })
+      .option('suite', { type: 'string', array: true, describe: 'only these suites' })
+      .option('arm', { type: 'string', array: true, describe: 'only these arms' })
+      .option('provider', { type: 'string', describe: 'provider for every role: sim | anthropic | openai' })
+      .option('reps', { type: 'number', describe: 'repetitions per case × arm' })
+      .option('seed', { type: 'number', describe: 'run seed' })
+      .option('concurrency', { type: 'number', describe: 'cells in flight' })
+      .option('out', { type: 'string', describe: 'runs directory (default: runs)' })
+      .option('cache', { type: 'boolean', default: true, describe: 'use the response cache (--no-cache to bypass)' })
+      .option('quiet', { type: 'boolean', default: false, describe: 'no progress output' })
+      .option('resume', { type: 'string', describe: 'an earlier run directory: run only the cells missing from its journal' })
+      .option('shard', { type: 'string', describe: 'run shard i/n of the cells (deterministic by cell id)' }) as never,
+  handler: async (args) => {
+    const config = await loadConfig(args.config, {
+      suite: args.suite, arm: args.arm, provider: args.provider, reps: args.reps, seed: args.seed,
+      concurrency: args.concurrency, out: args.out, cache: args.cache, quiet: args.quiet, shard: args.shard,
+    });
+    const controller = new AbortController();
+    const onSigint = () => controller.abort();
+    process.once('SIGINT', onSigint);
+    try {
+      const outcome = await runExperiment({ config, resumeDir: args.resume, signal: controller.signal, reporters: args.quiet ? [] : [createProgressReporter()] });
+      if (outcome.interrupted) {
+        exitState.code = 130;
+        return;
+      }
+      process.stdout.write(`${renderMarkdown(summarize(outcome.rows))}\n`);
+      process.stdout.write(`run directory: ${outcome.dir}\n`);
+    } finally {
+      process.off('SIGINT', onSigint);
+    }
+  },
+};

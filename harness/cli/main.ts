@@ -1,0 +1,38 @@
+import yargs from 'yargs';
+import { InputError } from '../errors.ts';
+import { commands } from './commands/index.ts';
+import { exitState } from './exit.ts';
+
+/**
+ * The CLI. Exit codes: 0 success, 1 a gate regression, 2 bad input (one line naming the file and the
+ * field), 130 interrupted. Only this layer sets the exit code.
+ */
+export async function main(argv: string[]): Promise<number> {
+  exitState.code = 0;
+  let cli = yargs(argv)
+    .scriptName('handoff-eval')
+    .usage('$0 <command> [options]')
+    .strict()
+    .demandCommand(1, 'name a command (see --help)')
+    .recommendCommands()
+    .help()
+    .alias('h', 'help')
+    .version(false)
+    .wrap(Math.min(110, process.stdout.columns ?? 100))
+    .fail((msg, err) => {
+      throw err ?? new InputError('usage', msg);
+    });
+  for (const command of commands) cli = cli.command(command as never);
+  try {
+    await cli.parseAsync();
+    return exitState.code;
+  } catch (err) {
+    if (err instanceof InputError) {
+      process.stderr.write(`handoff-eval: ${err.message}\n`);
+      return 2;
+    }
+    const e = err as Error;
+    process.stderr.write(`handoff-eval: internal error: ${e?.stack ?? String(err)}\n`);
+    return 2;
+  }
+}

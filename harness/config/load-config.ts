@@ -1,0 +1,23 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ConfigError } from '../errors.ts';
+import { resolveConfig } from './resolve-config.ts';
+import type { ConfigFlags, ResolvedConfig, UserConfig } from './types.ts';
+
+const candidates = ['eval.config.ts', 'eval.config.mts', 'eval.config.js', 'eval.config.mjs'];
+
+/** Finds and loads the config file (TypeScript via tsx), then resolves it with the CLI flags. */
+export async function loadConfig(path: string | undefined, flags: ConfigFlags, cwd = process.cwd()): Promise<ResolvedConfig> {
+  const file = path ? resolve(cwd, path) : candidates.map((c) => resolve(cwd, c)).find((c) => existsSync(c));
+  if (path && !existsSync(file!)) throw new ConfigError(path, '(file)', 'config file not found');
+  if (!file) return resolveConfig({}, flags, null);
+  let mod: { default?: UserConfig };
+  try {
+    mod = await import(pathToFileURL(file).href);
+  } catch (err) {
+    throw new ConfigError(file, '(file)', `could not be loaded: ${(err as Error).message.split('\n')[0]}`, { cause: err });
+  }
+  if (mod.default === undefined) throw new ConfigError(file, 'default export', 'missing; export default defineConfig({...})');
+  return resolveConfig(mod.default, flags, file);
+}

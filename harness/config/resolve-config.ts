@@ -1,0 +1,132 @@
+import { ConfigError } from '../errors.ts';
+import type { ConfigFlags, ModelSpec, ProviderName, ResolvedConfig, SuiteSelection, UserConfig } from './types.ts';
+
+export const defaultModels: Record<string, ModelSpec> = {
+  small: { sim: 'sim-small', anthropic: 'claude-haiku-4-5', openai: 'gpt-4o-mini' },
+  large: { sim: 'sim-large', anthropic: 'claude-sonnet-4-5', openai: 'gpt-4o' },
+  judge: { sim: 'sim-judge', anthropic: 'claude-sonnet-4-5', openai: 'gpt-4o' },
+};
+
+export const knownProviders = ['sim', 'anthropic', 'openai'] as const;
+
+const defaults = {
+  reps: 3,
+  seed: 1,
+  concurrency: 32,
+  budgetTokens: 200_000,
+  cacheDir: '.handoff-cache',
+  outDir: 'runs',
+  casesDir: 'cases',
+  gate: { minMean: {}, maxDrop: 0.25, maxTokenGrowthPct: 10, maxErrorRate: 0.02, minCells: 6 },
+};
+
+/** defaults < config file < CLI flags; every field checked, errors name the file and the field. */
+export function resolveConfig(user: UserConfig, flags: ConfigFlags = {}, file: string | null = null): ResolvedConfig {
+  const where = file ?? 'config';
+  const check = new Checker(where);
+  if (typeof user !== 'object' || user === null || Array.isArray(user)) throw new ConfigError(where, '(root)', 'must export an object (use defineConfig({...}))');
+  const known = new Set(['suites', 'arms', 'reps', 'seed', 'provider', 'models', 'judge', 'concurrency', 'budgetTokens', 'cache', 'outDir', 'casesDir', 'sim', 'providers', 'prices', 'gate', 'strategies']);
+  for (const key of Object.keys(user)) if (!known.has(key)) throw new ConfigError(where, key, `unknown field; valid: ${[...known].join(', ')}`);
+  const models = { ...defaultModels, ...check.record(user.models, 'models') } as Record<string, ModelSpec>;
+  const provider = resolveProvider(user.provider, flags.provider, check);
+  const judge = { model: check.string(user.judge?.model, 'judge.model') ?? 'judge', samples: check.positiveInt(user.judge?.samples, 'judge.samples') ?? 1 };
+  if (!models[judge.model]) throw new ConfigError(where, 'judge.model', `unknown model alias "${judge.model}"; valid: ${Object.keys(models).join(', ')}`);
+  const cacheEnabled = flags.cache === false ? false : user.cache !== false;
+  return {
+    configFile: file,
+    suites: resolveSuites(user.suites, flags.suite, check),
+    arms: flags.arm?.length ? flags.arm : (check.stringArray(user.arms, 'arms') ?? 'all'),
+    reps: flags.reps ?? check.positiveInt(user.reps, 'reps') ?? defaults.reps,
+    seed: flags.seed ?? check.int(user.seed, 'seed') ?? defaults.seed,
+    provider,
+    models,
+    judge,
+    concurrency: flags.concurrency ?? check.positiveInt(user.concurrency, 'concurrency') ?? defaults.concurrency,
+    budgetTokens: check.positiveInt(user.budgetTokens, 'budgetTokens') ?? defaults.budgetTokens,
+    cache: { enabled: cacheEnabled, dir: (typeof user.cache === 'object' ? check.string(user.cache.dir, 'cache.dir') : undefined) ?? defaults.cacheDir },
+    outDir: flags.out ?? check.string(user.outDir, 'outDir') ?? defaults.outDir,
+    casesDir: check.string(user.casesDir, 'casesDir') ?? defaults.casesDir,
+    sim: check.record(user.sim, 'sim') ?? {},
+    providers: check.record(user.providers, 'providers') ?? {},
+    prices: check.record(user.prices, 'prices') ?? {},
+    gate: { ...defaults.gate, ...check.record(user.gate, 'gate') },
+    strategies: check.record(user.strategies, 'strategies') ?? {},
+    quiet: flags.quiet ?? false,
+    shard: parseShard(flags.shard, where),
+  };
+}
+
+function resolveProvider(value: UserConfig['provider'], flag: ProviderName | undefined, check: Checker): ResolvedConfig['provider'] {
+  const valid = (name: unknown, field: string): ProviderName => {
+    if (typeof name !== 'string' || !(knownProviders as readonly string[]).includes(name)) {
+      throw new ConfigError(check.file, field, `unknown provider "${String(name)}"; valid: ${knownProviders.join(', ')}`);
+    }
+    return name;
+  };
+  if (flag) {
+    const p = valid(flag, '--provider');
+    return { source: p, receiver: p, judge: p };
+  }
+  if (value === undefined || typeof value === 'string') {
+    const p = valid(value ?? 'sim', 'provider');
+    return { source: p, receiver: p, judge: p };
+  }
+  const d = valid(value.default ?? 'sim', 'provider.default');
+  return {
+    source: value.source ? valid(value.source, 'provider.source') : d,
+    receiver: value.receiver ? valid(value.receiver, 'provider.receiver') : d,
+    judge: value.judge ? valid(value.judge, 'provider.judge') : d,
+  };
+}
+
+function resolveSuites(value: UserConfig['suites'], flag: string[] | undefined, check: Checker): SuiteSelection[] | 'all' {
+  if (flag?.length) return flag.map((id) => ({ id }));
+  if (value === undefined) return 'all';
+  if (!Array.isArray(value)) throw new ConfigError(check.file, 'suites', 'must be an array of suite ids or {id, arms?, cases?}');
+  return value.map((s, i) => {
+    if (typeof s === 'string') return { id: s };
+    if (typeof s !== 'object' || s === null || typeof s.id !== 'string') throw new ConfigError(check.file, `suites[${i}]`, 'must be a suite id or {id, arms?, cases?}');
+    return s;
+  });
+}
+
+export function parseShard(value: string | undefined, where: string): { index: number; count: number } | null {
+  if (value === undefined) return null;
+  const m = /^(\d+)\/(\d+)$/.exec(value);
+  const index = m ? Number(m[1]) : NaN;
+  const count = m ? Number(m[2]) : NaN;
+  if (!m || count < 1 || index < 1 || index > count) throw new ConfigError(where, '--shard', `must be i/n with 1 ≤ i ≤ n (got "${value}")`);
+  return { index, count };
+}
+
+class Checker {
+  constructor(readonly file: string) {}
+  fail(field: string, detail: string, got: unknown): never {
+    throw new ConfigError(this.file, field, `${detail} (got ${JSON.stringify(got)})`);
+  }
+  int(v: unknown, field: string): number | undefined {
+    if (v === undefined) return undefined;
+    if (typeof v !== 'number' || !Number.isInteger(v)) this.fail(field, 'must be an integer', v);
+    return v;
+  }
+  positiveInt(v: unknown, field: string): number | undefined {
+    const n = this.int(v, field);
+    if (n !== undefined && n < 1) this.fail(field, 'must be a positive integer', v);
+    return n;
+  }
+  string(v: unknown, field: string): string | undefined {
+    if (v === undefined) return undefined;
+    if (typeof v !== 'string' || v === '') this.fail(field, 'must be a non-empty string', v);
+    return v;
+  }
+  stringArray(v: unknown, field: string): string[] | undefined {
+    if (v === undefined) return undefined;
+    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) this.fail(field, 'must be an array of strings', v);
+    return v;
+  }
+  record<T extends object>(v: T | undefined, field: string): T | undefined {
+    if (v === undefined) return undefined;
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) this.fail(field, 'must be an object', v);
+    return v;
+  }
+}

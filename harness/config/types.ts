@@ -1,0 +1,126 @@
+import type { Arm, Strategy } from '../types.ts';
+import type { SimOptions } from '../providers/sim/index.ts';
+
+export type ProviderName = 'sim' | 'anthropic' | 'openai' | (string & {});
+
+/** A model alias: the model id to use under each provider. */
+export type ModelSpec = Partial<Record<ProviderName, string>>;
+
+export interface ProviderSettings {
+  /** Base URL (OpenAI-compatible servers: vLLM, Ollama, llama.cpp, LM Studio). Env vars win when set. */
+  baseURL?: string;
+  /** SDK retries (the one retry layer). @default 4 */
+  maxRetries?: number;
+  /** Per-request timeout in ms. @default 120000 */
+  timeoutMs?: number;
+  /** Concurrent calls to this provider. @default 16 (sim: 64) */
+  concurrency?: number;
+}
+
+export interface Price {
+  /** USD per million input tokens. */
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
+export interface SuiteSelection {
+  id: string;
+  /** Keep only these arms (by name). @default every arm of the suite */
+  arms?: string[];
+  /** Keep only these case ids. @default every case */
+  cases?: string[];
+  /** Extra arms for this suite (inline definitions). */
+  extraArms?: Arm[];
+}
+
+export interface GateThresholds {
+  /** Minimum mean per criterion (1–5). @default {} */
+  minMean?: Record<string, number>;
+  /** Maximum drop of a criterion mean vs the baseline, counted only when the paired CI excludes zero. @default 0.25 */
+  maxDrop?: number;
+  /** Maximum growth of mean handoff tokens vs the baseline, in percent. @default 10 */
+  maxTokenGrowthPct?: number;
+  /** Maximum share of error rows. @default 0.02 */
+  maxErrorRate?: number;
+  /** Fewer paired cells than this cannot decide (exit 2). @default 6 */
+  minCells?: number;
+}
+
+/** eval.config.ts: every field optional; `resolveConfig` fills the rest (precedence: CLI flag > file > default). */
+export interface UserConfig {
+  /** Suites to run, by id or with a selection. @default every suite under `casesDir` */
+  suites?: (string | SuiteSelection)[];
+  /** Keep only arms with these names (across suites). @default all */
+  arms?: string[];
+  /** Repetitions per case × arm. @default 3 */
+  reps?: number;
+  /** Run seed (the sim's draws, bootstrap resamples, shard assignment). @default 1 */
+  seed?: number;
+  /** Provider for every role, or per role. @default 'sim' */
+  provider?: ProviderName | { default?: ProviderName; source?: ProviderName; receiver?: ProviderName; judge?: ProviderName };
+  /** Model aliases → model id per provider. Arms name aliases; `judge` names the judge's alias. */
+  models?: Record<string, ModelSpec>;
+  judge?: {
+    /** Model alias of the judge. @default 'judge' */
+    model?: string;
+    /** Samples per cell, aggregated by median. @default 1 */
+    samples?: number;
+  };
+  /** Global cap on concurrent cells. @default 32 */
+  concurrency?: number;
+  /** The receiver's message budget in tokens. @default 200000 */
+  budgetTokens?: number;
+  /** Response cache: `false` to disable, or its directory. @default '.handoff-cache' */
+  cache?: boolean | { dir?: string };
+  /** Where runs are written. @default 'runs' */
+  outDir?: string;
+  /** Where suites live. @default 'cases' */
+  casesDir?: string;
+  /** Sim provider rates (documented in harness/providers/sim/rates.ts). */
+  sim?: SimOptions;
+  providers?: Partial<Record<ProviderName, ProviderSettings>>;
+  /** USD per million tokens, per model id; merged over the built-in table. */
+  prices?: Record<string, Price>;
+  gate?: GateThresholds;
+  /** Strategies defined inline (by name), in addition to the registered ones. */
+  strategies?: Record<string, Strategy<any>>;
+}
+
+export interface ResolvedConfig {
+  configFile: string | null;
+  suites: SuiteSelection[] | 'all';
+  arms: string[] | 'all';
+  reps: number;
+  seed: number;
+  provider: { source: ProviderName; receiver: ProviderName; judge: ProviderName };
+  models: Record<string, ModelSpec>;
+  judge: { model: string; samples: number };
+  concurrency: number;
+  budgetTokens: number;
+  cache: { enabled: boolean; dir: string };
+  outDir: string;
+  casesDir: string;
+  sim: SimOptions;
+  providers: Partial<Record<ProviderName, ProviderSettings>>;
+  prices: Record<string, Price>;
+  gate: Required<GateThresholds>;
+  strategies: Record<string, Strategy<any>>;
+  quiet: boolean;
+  shard: { index: number; count: number } | null;
+}
+
+/** CLI flags that override the file. */
+export interface ConfigFlags {
+  suite?: string[];
+  arm?: string[];
+  provider?: ProviderName;
+  reps?: number;
+  seed?: number;
+  concurrency?: number;
+  out?: string;
+  cache?: boolean;
+  quiet?: boolean;
+  shard?: string;
+}

@@ -1,0 +1,82 @@
+/**
+ * Errors with a stable `code`. Causes are wrapped with `{cause}` so an SDK error keeps its status and
+ * request id; nothing is flattened to a string that loses what it was.
+ */
+export class HarnessError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** Bad user input (config, flags, case files): the CLI exits 2 with this one line. */
+export class InputError extends HarnessError {
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
+}
+
+export class ConfigError extends InputError {
+  constructor(readonly file: string, readonly field: string, detail: string, options?: { cause?: unknown }) {
+    super('config_invalid', `${file}: ${field}: ${detail}`, options);
+  }
+}
+
+export class CaseValidationError extends InputError {
+  constructor(readonly file: string, readonly caseId: string | undefined, readonly field: string, detail: string) {
+    super('case_invalid', `${file}${caseId ? ` (case ${caseId})` : ''}: ${field}: ${detail}`);
+  }
+}
+
+export class UnknownNameError extends InputError {
+  constructor(readonly kind: string, readonly given: string, readonly valid: readonly string[], where?: string) {
+    super(`unknown_${kind}`, `${where ? `${where}: ` : ''}unknown ${kind} "${given}"; valid: ${valid.join(', ')}`);
+  }
+}
+
+export class ImportError extends InputError {
+  constructor(readonly file: string, readonly line: number | undefined, detail: string, options?: { cause?: unknown }) {
+    super('import_failed', `${file}${line !== undefined ? `:${line}` : ''}: ${detail}`, options);
+  }
+}
+
+/** The source model could not produce a valid contract within its retries. */
+export class SubagentContractError extends HarnessError {
+  constructor(readonly validationErrors: string[], readonly attempts: number) {
+    super('subagent_contract', `research_result invalid after ${attempts} attempt(s): ${validationErrors.join('; ')}`);
+  }
+}
+
+/** A model call failed for good (retries exhausted, bad request, missing key). */
+export class ProviderError extends HarnessError {
+  constructor(
+    readonly provider: string,
+    message: string,
+    readonly status?: number,
+    readonly requestId?: string,
+    options?: { cause?: unknown },
+  ) {
+    super('provider_error', message, options);
+  }
+}
+
+export class MissingKeyError extends InputError {
+  constructor(provider: string, envVar: string) {
+    super('missing_key', `provider "${provider}" needs ${envVar} in the environment (keys are read from the environment only)`);
+  }
+}
+
+/** One line describing an error for a result row: the message plus status and request id when known. */
+export function describeError(err: unknown): { message: string; code: string } {
+  if (err instanceof ProviderError) {
+    const bits = [err.message];
+    if (err.status !== undefined) bits.push(`status ${err.status}`);
+    if (err.requestId) bits.push(`request ${err.requestId}`);
+    return { message: bits.join('; '), code: err.code };
+  }
+  if (err instanceof HarnessError) return { message: err.message, code: err.code };
+  if (err instanceof Error) return { message: `${err.name}: ${err.message}`, code: 'internal' };
+  return { message: String(err), code: 'internal' };
+}

@@ -1,0 +1,97 @@
+import { readFileSync, statSync } from 'node:fs';
+import { ImportError } from '../errors.ts';
+import { countSkip, type Skipped } from './builder.ts';
+import { formatPath, lineOfPath, syntaxErrorLine, type JsonPath } from './json-locate.ts';
+
+/** Reads a file as UTF-8; a missing file or a directory is an ImportError naming the path. */
+export function readSource(file: string): string {
+  let isDir: boolean;
+  try {
+    isDir = statSync(file).isDirectory();
+  } catch (err) {
+    throw new ImportError(file, undefined, 'no such file', { cause: err });
+  }
+  if (isDir) throw new ImportError(file, undefined, 'is a directory; expected a transcript file');
+  return readFileSync(file, 'utf8');
+}
+
+/**
+ * A parsed JSON document that can point at its own lines: structural errors found after parsing
+ * (`doc.fail(['messages', 5, 'content'], 'unknown block type')`) carry the line where that value starts.
+ */
+export class JsonDoc {
+  constructor(
+    readonly file: string,
+    readonly text: string,
+    readonly value: unknown,
+  ) {}
+
+  fail(path: JsonPath, detail: string): never {
+    const where = path.length > 0 ? `${formatPath(path)}: ` : '';
+    throw new ImportError(this.file, lineOfPath(this.text, path), `${where}${detail}`);
+  }
+}
+
+export function parseJsonDoc(file: string, text: string): JsonDoc {
+  try {
+    return new JsonDoc(file, text, JSON.parse(text));
+  } catch (err) {
+    const line = syntaxErrorLine(text) ?? text.split('\n').length;
+    const hint = text.trimStart().startsWith('{') && text.trim().includes('}\n{') ? ' (several JSON values: is this JSONL?)' : '';
+    throw new ImportError(file, line, `invalid JSON${hint}: ${(err as Error).message.slice(0, 160)}`, { cause: err });
+  }
+}
+
+export interface JsonlLine {
+  /** 1-based line number in the file. */
+  line: number;
+  value: unknown;
+}
+
+/**
+ * Parses JSON Lines. A session that was still being written ends in a cut-off line: an unparsable
+ * LAST line (after at least one good line) is counted as `truncated_line`; anywhere else it is an
+ * error with its line number.
+ */
+export function parseJsonl(file: string, text: string, skipped: Skipped): JsonlLine[] {
+  const raw = text.split('\n');
+  let lastNonEmpty = raw.length - 1;
+  while (lastNonEmpty >= 0 && raw[lastNonEmpty]!.trim() === '') lastNonEmpty--;
+  const out: JsonlLine[] = [];
+  for (let i = 0; i <= lastNonEmpty; i++) {
+    const line = raw[i]!;
+    if (line.trim() === '') continue;
+    try {
+      out.push({ line: i + 1, value: JSON.parse(line) });
+    } catch (err) {
+      if (i === lastNonEmpty && out.length > 0) {
+        countSkip(skipped, 'truncated_line');
+        continue;
+      }
+      throw new ImportError(file, i + 1, `invalid JSON line: ${(err as Error).message.slice(0, 160)}`, { cause: err });
+    }
+  }
+  return out;
+}
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A tool result's or message's content as text: strings as they are, anything else as JSON. */
+export function stringify(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (v === undefined || v === null) return '';
+  return JSON.stringify(v);
+}
+
+/** OpenAI-style `arguments` JSON strings become objects; unparsable ones stay the raw string. */
+export function parseArguments(args: unknown): unknown {
+  if (typeof args !== 'string') return args ?? {};
+  if (args.trim() === '') return {};
+  try {
+    return JSON.parse(args) as unknown;
+  } catch {
+    return args;
+  }
+}

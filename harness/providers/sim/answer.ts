@@ -1,0 +1,126 @@
+import type { Assertion, ModelRequest, Reference } from '../../types.ts';
+import { lineWithAll, matchClaim, type TextIndex } from '../../text/cues.ts';
+import type { SimContext } from './context.ts';
+import { draw } from './rng.ts';
+import type { SimRates } from './rates.ts';
+
+/**
+ * The receiver's answer. It states what its context supports and nothing else: a claim it cannot
+ * see is absent; a claim whose qualifier it can see keeps it with high probability; a claim whose
+ * qualifier was stripped upstream is stated as fact. It cites evidence only when the evidence is in
+ * its context, recaps only under reviewer/hand-off framing, and acts on an orchestration request only
+ * when that request is visible to it.
+ */
+export function simAnswer(req: ModelRequest, ctx: SimContext, rates: SimRates): string {
+  const hints = req.sim;
+  if (!hints) return genericAnswer(ctx);
+  const d = (...key: string[]) => draw(req.seed, ...key);
+  const lines: string[] = [];
+  if (reviewerFramed(ctx) && d('recap') < rates.recapUnderReviewerFraming) lines.push(recapLine(req));
+  for (const a of hints.assertions) {
+    const line = assertionLine(a, ctx, rates, d);
+    if (line) lines.push(line);
+  }
+  lines.push(...factLines(hints.reference, ctx, lines, rates, d));
+  lines.push(...evidenceLines(hints.reference, ctx, rates, d));
+  const orchestration = orchestrationLine(hints.reference, ctx, rates, d);
+  if (orchestration) lines.push(orchestration);
+  if (lines.length === 0) lines.push('I do not have enough in my context to answer this; I would need to look into it first.');
+  return lines.join('\n');
+}
+
+type Draw = (...key: string[]) => number;
+
+function assertionLine(a: Assertion, ctx: SimContext, rates: SimRates, d: Draw): string | undefined {
+  const m = matchClaim(ctx.all, a);
+  if (!m.present) return undefined;
+  if (a.kind === 'confident') {
+    return d('state', a.id) < rates.answerStateFact ? `- ${sentence(a.statement)}${provenance(a, ctx, rates, d)}` : undefined;
+  }
+  if (m.qualified) {
+    const keep = m.labelled ? rates.answerKeepLabelledQualifier : rates.answerKeepQualifier;
+    return d('keep', a.id) < keep ? `- ${sentence(a.statement)}` : `- ${sentence(a.claim)}${provenance(a, ctx, rates, d)}`;
+  }
+  return d('stripped', a.id) < rates.answerStateStripped ? `- ${sentence(a.claim)}${provenance(a, ctx, rates, d)}` : undefined;
+}
+
+function provenance(a: Assertion, ctx: SimContext, rates: SimRates, d: Draw): string {
+  const visible = (a.provenance ?? []).filter((p) => ctx.all.has(p));
+  if (visible.length === 0 || d('provenance', a.id) >= rates.citeProvenance) return '';
+  return ` (source: ${visible.join(', ')})`;
+}
+
+function factLines(ref: Reference, ctx: SimContext, written: string[], rates: SimRates, d: Draw): string[] {
+  const out: string[] = [];
+  const writtenLower = written.join('\n').toLowerCase();
+  for (const f of ref.facts) {
+    if (f.cues.every((c) => writtenLower.includes(c.toLowerCase()))) continue;
+    if (lineWithAll(ctx.all, f.cues) && d('fact', f.id) < rates.answerStateFact) out.push(`- ${sentence(f.text)}`);
+  }
+  return out;
+}
+
+function evidenceLines(ref: Reference, ctx: SimContext, rates: SimRates, d: Draw): string[] {
+  const items = ref.evidence ?? [];
+  if (items.length === 0) return [];
+  const visible = items.filter((e) => lineWithAll(ctx.all, e.cues));
+  const cited = visible.filter((e) => d('evidence', e.id) < rates.citeEvidence).map((e) => `- Verified: ${e.text}`);
+  if (cited.length > 0) return cited;
+  return d('overclaim') < rates.overclaimWithoutEvidence
+    ? ['- I tested the change and everything passes.']
+    : ['- I have not re-run the checks myself, so the change is not yet verified.'];
+}
+
+function orchestrationLine(ref: Reference, ctx: SimContext, rates: SimRates, d: Draw): string | undefined {
+  const o = ref.orchestration;
+  if (!o) return undefined;
+  const live = lineWithAll(ctx.instructions, o.cues) !== undefined;
+  const reported = !live && lineWithAll(ctx.all, o.cues) !== undefined;
+  const p = live ? rates.actOnLiveOrchestration : reported ? rates.actOnReportedOrchestration : 0;
+  return d('orchestration') < p ? `- Next, as requested: ${o.request}` : undefined;
+}
+
+/** Phrases that frame the receiver as a reviewer of someone else's hand-off (ADR 0093 D). */
+export const reviewerFramingCues = [
+  'escalation brief from primary agent',
+  'expect mid-conversation hand-offs',
+  'has handed off this task',
+  'handed off to you',
+  'review the work of',
+];
+
+function reviewerFramed(ctx: SimContext): boolean {
+  return reviewerFramingCues.some((c) => ctx.system.has(c) || ctx.instructions.has(c));
+}
+
+/** The recap signature the ADR 0093 addendum measured. */
+export const recapSignature = 'What was implemented (matching the design)';
+
+function recapLine(req: ModelRequest): string {
+  const earlier = req.messages
+    .filter((m) => m.role === 'assistant' && m.text)
+    .slice(-3)
+    .map((m) => firstSentence(m.text!));
+  return `${recapSignature}: ${earlier.join(' ') || 'the earlier work, as handed over.'}`;
+}
+
+function genericAnswer(ctx: SimContext): string {
+  const task = firstSentence(ctx.task) || 'the task';
+  return `Acknowledged: ${task} (sim provider: no case labels were given, so no claims are recognised).`;
+}
+
+function firstSentence(text: string): string {
+  const t = text.trim().split('\n')[0]!.slice(0, 160);
+  const end = t.search(/[.!?](\s|$)/);
+  return end >= 0 ? t.slice(0, end + 1) : t;
+}
+
+function sentence(text: string): string {
+  const t = text.trim();
+  const s = t.charAt(0).toUpperCase() + t.slice(1);
+  return /[.!?]$/.test(s) ? s : `${s}.`;
+}
+
+export function indexHas(index: TextIndex, phrases: string[]): boolean {
+  return phrases.some((p) => index.has(p));
+}

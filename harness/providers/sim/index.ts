@@ -1,0 +1,62 @@
+import type { ModelRequest, ModelResponse, Provider, ToolCall } from '../../types.ts';
+import { countTokens, requestTokens } from '../../tokens.ts';
+import { readContext } from './context.ts';
+import { simAnswer } from './answer.ts';
+import { simSummarize } from './summarize.ts';
+import { simJudge, defaultSimJudge, type SimJudgeOptions } from './judge.ts';
+import { defaultSimRates, sizeOf, type SimRates, type SimSize } from './rates.ts';
+
+export interface SimOptions {
+  /** Per-size overrides of the documented rates. */
+  sizes?: Partial<Record<SimSize, Partial<SimRates>>>;
+  judge?: Partial<SimJudgeOptions>;
+}
+
+/** What the sim does for a call purpose: text, or a tool call (forced tool choice). */
+export type SimBehaviour = (req: ModelRequest, rates: SimRates, judge: SimJudgeOptions) => { text: string; toolCalls?: ToolCall[] };
+
+/** One behaviour per call purpose; add a purpose here (explicit registry, no import side effects). */
+const behaviours: Partial<Record<ModelRequest['purpose'], SimBehaviour>> = {
+  answer: (req, rates) => ({ text: simAnswer(req, readContext(req), rates) }),
+  summarize: (req, rates) => ({ text: simSummarize(req, readContext(req), rates) }),
+  judge: (req, _rates, judge) => ({ text: '', toolCalls: [simJudge(req, judge)] }),
+};
+
+/**
+ * The deterministic, seeded, offline provider (DESIGN §4). Same request + seed → same response.
+ * Latency is modelled (base + prefill + decode per token), not slept.
+ */
+export function createSimProvider(options: SimOptions = {}): Provider {
+  const rates = resolveRates(options.sizes);
+  const judge = { ...defaultSimJudge, ...options.judge };
+  return {
+    id: 'sim',
+    async generate(req: ModelRequest): Promise<ModelResponse> {
+      const r = rates[sizeOf(req.model)];
+      const behaviour = behaviours[req.purpose];
+      if (!behaviour) throw new Error(`sim provider: no behaviour for call purpose "${req.purpose}"`);
+      const out = behaviour(req, r, judge);
+      const inputTokens = requestTokens(req);
+      const outputTokens = Math.max(1, countTokens(out.text) + (out.toolCalls ?? []).reduce((n, c) => n + countTokens(JSON.stringify(c.input)), 0));
+      return {
+        text: out.text,
+        toolCalls: out.toolCalls ?? [],
+        stopReason: out.toolCalls?.length ? 'tool_use' : 'end_turn',
+        usage: { inputTokens, outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        latencyMs: Math.round(r.latency.baseMs + r.latency.prefillMsPerToken * inputTokens + r.latency.decodeMsPerToken * outputTokens),
+        model: req.model,
+        cached: false,
+        retries: 0,
+        costUsd: 0,
+      };
+    },
+  };
+}
+
+function resolveRates(overrides: SimOptions['sizes'] = {}): Record<SimSize, SimRates> {
+  const out = {} as Record<SimSize, SimRates>;
+  for (const size of Object.keys(defaultSimRates) as SimSize[]) out[size] = { ...defaultSimRates[size], ...overrides[size] };
+  return out;
+}
+
+export const simModels = ['sim-small', 'sim-large', 'sim-judge'] as const;

@@ -1,0 +1,87 @@
+/**
+ * The sim provider's behavioural rates. Every number here is a documented, overridable parameter
+ * (`sim: { sizes: { small: {...} } }` in eval.config.ts); none depends on a strategy's name. The
+ * defaults come from the ledgerline seed where it publishes a rate, and are otherwise chosen so a
+ * small model is visibly worse than a large one. A sim run measures what each strategy renders into
+ * a context under these rates — it is a simulation, not a measurement of any model.
+ */
+export interface SimRates {
+  /** summarise: probability a visible claim of each kind is written with its qualifier (ledgerline: 0.96 / 0.31 / 0.24). */
+  summaryKeep: { confident: number; hedged: number; assumption: number; unresolved: number };
+  /** summarise: when a qualifier is not kept, probability the bare claim is still written (as fact) rather than dropped. */
+  summaryStripToFact: number;
+  /** answer: probability a visible confident claim or reference fact is stated. */
+  answerStateFact: number;
+  /** answer: probability a claim whose qualifier is visible in running prose keeps it (else it is stated as fact). */
+  answerKeepQualifier: number;
+  /** answer: same, when the qualifier is an explicit label heading its line ("ASSUMPTION: …"). */
+  answerKeepLabelledQualifier: number;
+  /** answer: probability a visible claim whose qualifier is not visible is stated (as fact). */
+  answerStateStripped: number;
+  /** answer: probability a provenance (file:line, table.column) visible next to a claim is cited. */
+  citeProvenance: number;
+  /** answer: probability tool evidence visible in context is cited. */
+  citeEvidence: number;
+  /** answer: probability of claiming verification with no evidence in context ("I tested it"). */
+  overclaimWithoutEvidence: number;
+  /** answer: probability of a recap of earlier turns when the framing is a reviewer/hand-off one. */
+  recapUnderReviewerFraming: number;
+  /** answer: probability of acting on an orchestration request that is a live instruction in context. */
+  actOnLiveOrchestration: number;
+  /** answer: same, when the request is only visible as reported background. */
+  actOnReportedOrchestration: number;
+  /** contract: probability a required field is omitted on an attempt (exercises validation + retry). */
+  contractOmitField: number;
+  /** contract: probability a visible hedge/assumption is filed in its proper slot (else as a verified finding). */
+  contractSlotCaveat: number;
+  /** background: probability the parent's orchestration request leaks into a generated background. */
+  backgroundLeakOrchestration: number;
+  /** latency model (ms): base + prefill per input token + decode per output token. */
+  latency: { baseMs: number; prefillMsPerToken: number; decodeMsPerToken: number };
+}
+
+export type SimSize = 'small' | 'large' | 'judge';
+
+const large: SimRates = {
+  summaryKeep: { confident: 0.96, hedged: 0.31, assumption: 0.24, unresolved: 0.31 },
+  summaryStripToFact: 0.35,
+  answerStateFact: 0.97,
+  answerKeepQualifier: 0.95,
+  answerKeepLabelledQualifier: 0.99,
+  answerStateStripped: 0.95,
+  citeProvenance: 0.8,
+  citeEvidence: 0.9,
+  overclaimWithoutEvidence: 0.2,
+  recapUnderReviewerFraming: 0.5,
+  actOnLiveOrchestration: 0.45,
+  actOnReportedOrchestration: 0.08,
+  contractOmitField: 0.05,
+  contractSlotCaveat: 0.97,
+  backgroundLeakOrchestration: 0.1,
+  latency: { baseMs: 600, prefillMsPerToken: 0.14, decodeMsPerToken: 18 },
+};
+
+const small: SimRates = {
+  ...large,
+  summaryKeep: { confident: 0.93, hedged: 0.25, assumption: 0.2, unresolved: 0.25 },
+  answerStateFact: 0.9,
+  answerKeepQualifier: 0.85,
+  answerKeepLabelledQualifier: 0.95,
+  citeProvenance: 0.55,
+  citeEvidence: 0.7,
+  overclaimWithoutEvidence: 0.45,
+  recapUnderReviewerFraming: 0.65,
+  actOnLiveOrchestration: 0.6,
+  contractOmitField: 0.12,
+  contractSlotCaveat: 0.9,
+  latency: { baseMs: 250, prefillMsPerToken: 0.05, decodeMsPerToken: 8 },
+};
+
+export const defaultSimRates: Record<SimSize, SimRates> = { small, large, judge: large };
+
+/** Sim model ids name their size: `sim-small`, `sim-large`, `sim-judge`. */
+export function sizeOf(model: string): SimSize {
+  const size = model.replace(/^sim-/, '');
+  if (size === 'small' || size === 'large' || size === 'judge') return size;
+  throw new Error(`unknown sim model "${model}"; valid: sim-small, sim-large, sim-judge`);
+}

@@ -1,0 +1,97 @@
+import pLimit, { type LimitFunction } from 'p-limit';
+import type { CallRecord, ModelRequest, ModelRequestInput, ModelResponse, ModelRole, Provider } from '../types.ts';
+import type { ResolvedConfig } from '../config/types.ts';
+import { ConfigError, describeError } from '../errors.ts';
+import type { ResponseCache } from '../cache/types.ts';
+import { costOf } from '../providers/prices.ts';
+
+/**
+ * The one path every model call takes: cache lookup → concurrency limit per provider → the provider
+ * (whose SDK owns retries) → usage and latency accounting → cache store. Strategies and judges only
+ * ever see `call(role, request)`.
+ */
+export interface CallPath {
+  /** Resolves role → provider + model id for an arm's aliases. */
+  modelFor(role: ModelRole, aliases: { source: string; receiver: string }): { provider: string; model: string };
+  forCell(cell: CellCallContext): (role: ModelRole, input: ModelRequestInput) => Promise<ModelResponse>;
+}
+
+export interface CellCallContext {
+  cellId: string;
+  caseId: string;
+  rep: number;
+  aliases: { source: string; receiver: string };
+  signal?: AbortSignal;
+  /** Every call made for the cell, in order (for the row's totals). */
+  made: { role: ModelRole; purpose: string; response: ModelResponse }[];
+}
+
+export interface CallPathOptions {
+  config: ResolvedConfig;
+  providers: Record<string, Provider>;
+  cache: ResponseCache | null;
+  runId: string;
+  onCall: (record: CallRecord) => void;
+}
+
+export function createCallPath(opts: CallPathOptions): CallPath {
+  const { config } = opts;
+  const limits = new Map<string, LimitFunction>();
+  const limitFor = (provider: string) => {
+    let l = limits.get(provider);
+    if (!l) limits.set(provider, (l = pLimit(config.providers[provider]?.concurrency ?? (provider === 'sim' ? 64 : 16))));
+    return l;
+  };
+  const modelFor: CallPath['modelFor'] = (role, aliases) => {
+    const provider = config.provider[role];
+    const alias = role === 'judge' ? config.judge.model : aliases[role];
+    const model = config.models[alias]?.[provider];
+    if (!model) throw new ConfigError(config.configFile ?? 'config', `models.${alias}.${provider}`, `no model id for alias "${alias}" under provider "${provider}"`);
+    return { provider, model };
+  };
+  return {
+    modelFor,
+    forCell(cell) {
+      const counters = new Map<string, number>();
+      return async (role, input) => {
+        const { provider, model } = modelFor(role, cell.aliases);
+        const n = counters.get(input.purpose) ?? 0;
+        counters.set(input.purpose, n + 1);
+        const request: ModelRequest = { ...input, model, seed: `${config.seed}/${cell.caseId}/${cell.rep}/${input.purpose}#${n}` };
+        const response = await callOnce(request, provider, role, cell, opts, limitFor(provider));
+        cell.made.push({ role, purpose: input.purpose, response });
+        return response;
+      };
+    },
+  };
+}
+
+async function callOnce(request: ModelRequest, provider: string, role: ModelRole, cell: CellCallContext, opts: CallPathOptions, limit: LimitFunction): Promise<ModelResponse> {
+  const p = opts.providers[provider];
+  if (!p) throw new ConfigError(opts.config.configFile ?? 'config', 'provider', `provider "${provider}" is not available`);
+  const key = opts.cache?.keyOf(provider, request);
+  const hit = key ? opts.cache!.get(key) : undefined;
+  const record = (response: ModelResponse | null, error?: unknown) =>
+    opts.onCall({
+      runId: opts.runId, cellId: cell.cellId, role, purpose: request.purpose, provider, model: request.model,
+      inputTokens: response?.usage.inputTokens ?? 0, outputTokens: response?.usage.outputTokens ?? 0,
+      cacheReadTokens: response?.usage.cacheReadTokens ?? 0, cacheWriteTokens: response?.usage.cacheWriteTokens ?? 0,
+      latencyMs: response?.latencyMs ?? 0, cached: response?.cached ?? false, retries: response?.retries ?? 0,
+      costUsd: response?.costUsd ?? 0, ...(error ? { error: describeError(error).message } : {}),
+    });
+  if (hit) {
+    const response = { ...hit, cached: true };
+    record(response);
+    return response;
+  }
+  try {
+    const raw = await limit(() => p.generate(request, { signal: cell.signal }));
+    const response = { ...raw, costUsd: raw.costUsd || costOf(request.model, raw.usage, opts.config.prices) };
+    if (key) opts.cache!.set(key, response);
+    record(response);
+    return response;
+  } catch (err) {
+    record(null, err);
+    throw err;
+  }
+}

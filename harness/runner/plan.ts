@@ -1,0 +1,42 @@
+import type { Arm, Case, Cell, Suite } from '../types.ts';
+import type { ResolvedConfig } from '../config/types.ts';
+import { UnknownNameError } from '../errors.ts';
+import { getStrategy } from '../../strategies/index.ts';
+import { resolveParams } from '../../strategies/define.ts';
+import { shardOf } from './shard.ts';
+
+export interface PlannedCell extends Cell {
+  case: Case;
+  armSpec: Arm;
+  params: Record<string, unknown>;
+  baselineArm: string;
+}
+
+/** suite × case × arm × rep, in a stable order; arm filters and strategy params checked up front. */
+export function planCells(suites: Suite[], config: ResolvedConfig): PlannedCell[] {
+  const cells: PlannedCell[] = [];
+  const allArmNames = new Set(suites.flatMap((s) => s.arms.map((a) => a.name)));
+  if (config.arms !== 'all') for (const a of config.arms) if (!allArmNames.has(a)) throw new UnknownNameError('arm', a, [...allArmNames].sort(), 'arms');
+  for (const suite of suites) {
+    const arms = config.arms === 'all' ? suite.arms : suite.arms.filter((a) => (config.arms as string[]).includes(a.name));
+    for (const arm of arms) checkArm(arm, suite, config);
+    const params = new Map(arms.map((a) => [a.name, resolveParams(getStrategy(a.strategy, config.strategies), a.params, `suite ${suite.id}, arm ${a.name}`)]));
+    for (const c of suite.cases) {
+      for (const arm of arms) {
+        for (let rep = 0; rep < config.reps; rep++) {
+          const id = `${suite.id}/${c.id}/${arm.name}/${rep}`;
+          cells.push({ id, suite: suite.id, caseId: c.id, arm: arm.name, rep, case: c, armSpec: arm, params: params.get(arm.name)!, baselineArm: suite.baselineArm });
+        }
+      }
+    }
+  }
+  return config.shard ? cells.filter((c) => shardOf(c.id, config.shard!.count) === config.shard!.index) : cells;
+}
+
+function checkArm(arm: Arm, suite: Suite, config: ResolvedConfig): void {
+  getStrategy(arm.strategy, config.strategies, `suite ${suite.id}, arm ${arm.name}`);
+  for (const role of ['source', 'receiver'] as const) {
+    const alias = arm.models[role];
+    if (!config.models[alias]) throw new UnknownNameError('model alias', alias, Object.keys(config.models), `suite ${suite.id}, arm ${arm.name}, models.${role}`);
+  }
+}

@@ -1,0 +1,66 @@
+import type { ResultRow } from '../types.ts';
+
+export interface RunStartInfo {
+  runId: string;
+  dir: string;
+  cells: number;
+  /** Cells already in the journal (resume). */
+  done: number;
+  simulated: boolean;
+}
+
+export interface Progress {
+  done: number;
+  total: number;
+  errors: number;
+  tokens: number;
+  costUsd: number;
+  cacheHits: number;
+  elapsedMs: number;
+}
+
+/** Reporter hooks, all optional (vitest's reporter shape). */
+export interface Reporter {
+  onRunStart?(info: RunStartInfo): void;
+  onCellEnd?(row: ResultRow, progress: Progress): void;
+  onRunEnd?(progress: Progress, interrupted: boolean): void;
+}
+
+const fmtTokens = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : String(n));
+const eta = (p: Progress) => (p.done === 0 ? '?' : `${Math.round(((p.total - p.done) * p.elapsedMs) / p.done / 1000)}s`);
+
+export function progressLine(p: Progress): string {
+  return `${p.done}/${p.total} cells · ${p.errors} errors · ETA ${eta(p)} · ${fmtTokens(p.tokens)} tokens · $${p.costUsd.toFixed(4)} · ${p.cacheHits} cache hits`;
+}
+
+/** A redrawn bar on a TTY (throttled), plain progress lines otherwise (CI logs). */
+export function createProgressReporter(stream: NodeJS.WriteStream = process.stderr, ci = Boolean(process.env.CI)): Reporter {
+  const tty = stream.isTTY && !ci;
+  let last = 0;
+  let lastPct = -1;
+  return {
+    onRunStart(info) {
+      stream.write(`handoff-eval run ${info.runId}: ${info.cells} cells${info.done ? ` (${info.done} already done)` : ''}${info.simulated ? ' — sim provider: a simulation, not a measurement of any model' : ''}\n`);
+    },
+    onCellEnd(_row, p) {
+      const now = Date.now();
+      if (tty) {
+        if (now - last < 100 && p.done < p.total) return;
+        last = now;
+        const width = 24;
+        const filled = Math.round((p.done / Math.max(1, p.total)) * width);
+        stream.write(`\r[${'='.repeat(filled)}${' '.repeat(width - filled)}] ${progressLine(p)}\x1b[K`);
+      } else {
+        const pct = Math.floor((p.done / Math.max(1, p.total)) * 10);
+        if (pct === lastPct && now - last < 10_000 && p.done < p.total) return;
+        lastPct = pct;
+        last = now;
+        stream.write(`progress: ${progressLine(p)}\n`);
+      }
+    },
+    onRunEnd(p, interrupted) {
+      if (tty) stream.write('\n');
+      if (interrupted) stream.write(`interrupted after ${p.done}/${p.total} cells; the journal holds every finished cell (resume with --resume)\n`);
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import { countTokens as count } from 'gpt-tokenizer';
+import type { ChatMessage, ModelRequestInput, ToolCall } from './types.ts';
+
+/**
+ * Token counts where a provider gives none (o200k_base via gpt-tokenizer). Counts are memoised per
+ * distinct text: the same transcript messages recur across arms and reps, so each is tokenized once.
+ */
+const memo = new Map<string, number>();
+const MEMO_LIMIT = 200_000;
+
+export function countTokens(text: string): number {
+  if (text.length === 0) return 0;
+  let n = memo.get(text);
+  if (n === undefined) {
+    n = count(text);
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    memo.set(text, n);
+  }
+  return n;
+}
+
+/** Per-message framing overhead, as chat formats add a few tokens per message. */
+const PER_MESSAGE = 4;
+
+export function messageTokens(m: ChatMessage): number {
+  let n = PER_MESSAGE + (m.text ? countTokens(m.text) : 0);
+  for (const c of m.toolCalls ?? []) n += callTokens(c);
+  for (const r of m.toolResults ?? []) n += PER_MESSAGE + countTokens(r.content);
+  return n;
+}
+
+function callTokens(c: ToolCall): number {
+  return PER_MESSAGE + countTokens(c.name) + countTokens(typeof c.input === 'string' ? c.input : JSON.stringify(c.input ?? {}));
+}
+
+export function messagesTokens(messages: readonly ChatMessage[]): number {
+  let n = 0;
+  for (const m of messages) n += messageTokens(m);
+  return n;
+}
+
+/** Estimated input tokens of a request: system, messages and tool definitions. */
+export function requestTokens(req: Pick<ModelRequestInput, 'system' | 'messages' | 'tools'>): number {
+  let n = req.system ? countTokens(req.system) + PER_MESSAGE : 0;
+  n += messagesTokens(req.messages);
+  for (const t of req.tools ?? []) n += countTokens(t.name + t.description + JSON.stringify(t.inputSchema));
+  return n;
+}

@@ -1,0 +1,504 @@
+/**
+ * The domain model of handoff-eval (DESIGN §2). Every other module imports its types from here.
+ *
+ * Vocabulary: a *source* agent did some work (a research child, a cheap primary, a parent mid-turn);
+ * a *receiver* agent must act on it. A *strategy* decides what the receiver sees of the source's work
+ * (the *handoff*). A *cell* is one (suite, case, arm, rep) and produces one *result row*.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Transcripts
+// ---------------------------------------------------------------------------------------------
+
+export interface ToolCall {
+  /** Unique within its transcript; results point at it through `callId`. */
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+export interface ToolResult {
+  callId: string;
+  content: string;
+  isError?: boolean;
+}
+
+/** Roles a model request may carry. Transcripts use only `user` and `assistant`. */
+export type ChatRole = 'system' | 'user' | 'assistant';
+
+/** A provider-neutral chat message: what strategies hand to receivers and what requests carry. */
+export interface ChatMessage {
+  role: ChatRole;
+  text?: string;
+  toolCalls?: ToolCall[];
+  toolResults?: ToolResult[];
+}
+
+/** One message of a recorded agent session. */
+export interface Message extends ChatMessage {
+  role: 'user' | 'assistant';
+  /** Which agent wrote it (assistant) or addressed it (user); a key of `Transcript.agents`. */
+  agent?: string;
+  /** True when this message is a compaction summary standing in for turns that were compacted away. */
+  compacted?: boolean;
+}
+
+export type AgentRole = 'primary' | 'escalation' | 'child' | 'parent';
+
+export interface AgentInfo {
+  role: AgentRole;
+  model?: string;
+}
+
+/** One agent session, normalised. */
+export interface Transcript {
+  id?: string;
+  messages: Message[];
+  /** agent name → role and model. */
+  agents: Record<string, AgentInfo>;
+  /**
+   * Child sessions spawned from this one, keyed by the id of the spawning tool call
+   * (e.g. Claude Code's Agent/Task call). Imported parents carry their children here.
+   */
+  children?: Record<string, Transcript>;
+  /** Where it came from: importer format, file, counts. Informational only. */
+  meta?: Record<string, unknown>;
+}
+
+/** A turn: from one user message that carries text to the next. */
+export interface Turn {
+  index: number;
+  /** Message index range [start, end). */
+  start: number;
+  end: number;
+  /** The user text that opened the turn ('' for a leading turn without user text). */
+  userText: string;
+  /** The tool activity of the turn's assistant messages, in call order. */
+  trail: TrailItem[];
+}
+
+export interface TrailItem {
+  agent: string | undefined;
+  call: ToolCall;
+  /** Undefined when the call never got a result (an orphan). */
+  result: ToolResult | undefined;
+  /** Index of the message that made the call. */
+  messageIndex: number;
+}
+
+/**
+ * A segment: an assistant message together with the messages that carry its tool results — the unit
+ * trimming may never split. Any other message is a segment of its own.
+ */
+export interface Segment {
+  start: number;
+  end: number;
+}
+
+export interface TranscriptView {
+  turns: Turn[];
+  segments: Segment[];
+  /** callId → result, over the whole transcript. */
+  results: Map<string, ToolResult>;
+  /** Tool calls with no result anywhere. */
+  orphans: ToolCall[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cases and suites
+// ---------------------------------------------------------------------------------------------
+
+export type AssertionKind = 'confident' | 'hedged' | 'assumption' | 'unresolved';
+export const assertionKinds: readonly AssertionKind[] = ['confident', 'hedged', 'assumption', 'unresolved'];
+
+/** A statement the source agent made, labelled by kind. */
+export interface Assertion {
+  id: string;
+  kind: AssertionKind;
+  /** How the source agent stated it, qualifier included ("I could not determine whether …"). */
+  statement: string;
+  /** The bare proposition, as it reads when the qualifier is stripped ("the sandbox adapter pins 2023-10"). */
+  claim: string;
+  /** Phrases that recognise the claim: all must occur on one line (case-insensitive). */
+  cues: string[];
+  /** For hedged / assumption / unresolved: phrases that recognise the qualifier; any one suffices. */
+  qualifierCues?: string[];
+  /** Where the source read it from (file:line, table.column), for provenance checks. */
+  provenance?: string[];
+}
+
+/** A fact a correct answer contains. */
+export interface ReferenceFact {
+  id: string;
+  text: string;
+  /** All must occur on one line of the answer. */
+  cues: string[];
+}
+
+/** Tool evidence a receiver can cite (a test run, a query result). */
+export interface EvidenceItem {
+  id: string;
+  /** What it shows, as a receiver would cite it ("npm test: 48 passed"). */
+  text: string;
+  /** Phrases that show the evidence is in a context (e.g. the tool output line). */
+  cues: string[];
+}
+
+export interface Reference {
+  facts: ReferenceFact[];
+  /** Assertion ids whose qualifier a correct answer must carry. */
+  caveats: string[];
+  evidence?: EvidenceItem[];
+  /** multi-child: pairs of assertion ids that contradict each other. */
+  contradictions?: { between: [string, string]; topic: string }[];
+  /** multi-child: what none of the children searched. */
+  notSearched?: string[];
+  /** spawn: the parent's orchestration request; a child that acts on it took a second assignment. */
+  orchestration?: { request: string; cues: string[] };
+  /** How long a proportional answer is, in words (for the proportional criterion). */
+  expectedWords?: number;
+}
+
+/** Fixture data that tools read in live mode and that `fetch_transcript_span` serves. */
+export interface World {
+  files?: Record<string, string>;
+  tables?: Record<string, { columns: string[]; rows: (string | number | null)[][] }>;
+  docs?: Record<string, string>;
+}
+
+export type Direction = 'return' | 'escalation' | 'spawn';
+
+/** How the receiving session came to be — keys the parity-narration framing (ADR 0093 addendum). */
+export type SessionShape = 'owned' | 'handed-off';
+
+export interface Case {
+  id: string;
+  suite: string;
+  title?: string;
+  direction: Direction;
+  /** What the receiving agent is asked. */
+  task: string;
+  /** The session whose work is handed over: the child (return), the primary (escalation), the parent (spawn). */
+  source: Transcript;
+  /** multi-child: every child's session (source is the first). */
+  sources?: Transcript[];
+  /** The receiver's own history before the handoff (the parent's window for a return). */
+  receiverHistory?: Transcript;
+  /** spawn: the id of the triggering spawn call in `source`; excluded from every snapshot. */
+  spawnCallId?: string;
+  /** Name of the receiving agent as it appears in narration and framing. */
+  receiverAgent?: string;
+  sessionShape?: SessionShape;
+  assertions: Assertion[];
+  reference: Reference;
+  criteria: string[];
+  world?: World;
+  tags?: string[];
+  /** The file the case was loaded from (set by the loader). */
+  file?: string;
+}
+
+export interface Suite {
+  id: string;
+  title: string;
+  description: string;
+  direction: Direction;
+  criteria: string[];
+  arms: Arm[];
+  baselineArm: string;
+  cases: Case[];
+  /** The folder it was loaded from. */
+  dir?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arms, cells, strategies, handoffs
+// ---------------------------------------------------------------------------------------------
+
+/** A model alias from the config (`small`, `large`, …); resolved per provider. */
+export type ModelAlias = string;
+
+export interface Arm {
+  name: string;
+  strategy: string;
+  params?: Record<string, unknown>;
+  /** Model aliases for the source agent (summaries, contracts) and the receiver. */
+  models: { source: ModelAlias; receiver: ModelAlias };
+}
+
+export interface Cell {
+  /** Stable id: `${suite}/${caseId}/${arm}/${rep}`. */
+  id: string;
+  suite: string;
+  caseId: string;
+  arm: string;
+  rep: number;
+}
+
+export type ModelRole = 'source' | 'receiver' | 'judge';
+
+/** What a strategy can use: a model call through the harness, token counting, the cell's seed. */
+export interface StrategyContext {
+  case: Case;
+  arm: Arm;
+  rep: number;
+  /** The receiver's message budget in tokens (the same for every arm unless a strategy says why). */
+  budgetTokens: number;
+  tokens: (text: string) => number;
+  /** Ask the harness for a model call; caching, retries, limits and accounting are the harness's. */
+  call: (role: ModelRole, request: ModelRequestInput) => Promise<ModelResponse>;
+  signal?: AbortSignal;
+}
+
+export interface TruncationMarker {
+  /** The marker text as placed. */
+  text: string;
+  /** What was cut: a result, turns, the middle of a transcript. */
+  kind: 'result' | 'turns' | 'middle' | 'brick' | 'span' | (string & {});
+  /** How much was dropped (chars for a result, turns for turns). */
+  dropped: number;
+}
+
+export interface HandoffStats {
+  chars: number;
+  tokens: number;
+  markers: TruncationMarker[];
+  /** Items (turns, tool results, findings) retained, dropped silently or listed in a manifest. */
+  retained: number;
+  dropped: number;
+  manifest: number;
+  toolCallsVisible: number;
+  /** Model calls the strategy made (summaries, contracts), totalled. */
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  latencyMs: number;
+  retries: number;
+  costUsd: number;
+}
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the input. */
+  inputSchema: Record<string, unknown>;
+}
+
+/** What the receiving agent gets. */
+export interface Handoff {
+  /** System framing for the receiver. */
+  system: string;
+  /** Messages the receiver sees before its task. */
+  messages: ChatMessage[];
+  /** Tools the receiver gets (e.g. fetch_transcript_span). */
+  tools: ToolSpec[];
+  /** Serves the receiver's calls to `tools` (deterministic, no model). */
+  runTool?: (call: ToolCall) => string;
+  /** Artifacts made on the way (summary text, contract object, brick text). */
+  artifacts: Record<string, unknown>;
+  stats: HandoffStats;
+  /** The part of `messages` that is the handoff payload proper (what the source passed), for survival checks. */
+  payload: string;
+}
+
+export interface ParamSpec {
+  type: 'number' | 'boolean' | 'string' | 'enum';
+  default: unknown;
+  values?: readonly string[];
+  description: string;
+}
+
+export interface Strategy<P extends Record<string, unknown> = Record<string, unknown>> {
+  name: string;
+  description: string;
+  /** The seed passage it implements. */
+  seed: string;
+  params: { [K in keyof P]: ParamSpec };
+  prepare: (ctx: StrategyContext, params: P) => Promise<Handoff>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Model calls
+// ---------------------------------------------------------------------------------------------
+
+/** The kind of call, for accounting and for the sim's behaviour (never the strategy's name). */
+export type CallPurpose = 'answer' | 'summarize' | 'contract' | 'background' | 'judge' | 'classify';
+
+export type ToolChoice = { type: 'auto' } | { type: 'none' } | { type: 'tool'; name: string };
+
+/**
+ * Labels the sim provider reads to recognise claims in its context, the way a human reader would;
+ * real providers ignore them. They describe the case, never the strategy or arm.
+ */
+export interface SimHints {
+  caseId: string;
+  assertions: Assertion[];
+  reference: Reference;
+  /** The criteria a judge call scores. */
+  criteria?: string[];
+}
+
+/** What a strategy or judge asks for; the harness adds the model. */
+export interface ModelRequestInput {
+  purpose: CallPurpose;
+  system?: string;
+  messages: ChatMessage[];
+  tools?: ToolSpec[];
+  toolChoice?: ToolChoice;
+  maxTokens: number;
+  temperature?: number;
+  /** Number of leading messages that are a shared prefix worth caching (Anthropic cache_control). */
+  cachePrefix?: number;
+  sim?: SimHints;
+}
+
+export interface ModelRequest extends ModelRequestInput {
+  /** The provider's model id. */
+  model: string;
+  /** A per-cell seed (run seed, cell, rep, call index); deterministic providers use it, and it keys the cache. */
+  seed: string;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
+
+export interface ModelResponse {
+  text: string;
+  toolCalls: ToolCall[];
+  stopReason: string;
+  usage: Usage;
+  /** Measured latency, or the sim's modelled latency. */
+  latencyMs: number;
+  model: string;
+  requestId?: string;
+  /** Served from the response cache. */
+  cached: boolean;
+  retries: number;
+  costUsd: number;
+}
+
+export interface GenerateOptions {
+  signal?: AbortSignal;
+}
+
+/** The one provider interface: only providers know a vendor's wire format. */
+export interface Provider {
+  id: string;
+  generate: (request: ModelRequest, options?: GenerateOptions) => Promise<ModelResponse>;
+  /** Release sockets/handles. */
+  close?: () => Promise<void>;
+}
+
+/** One line of calls.jsonl. */
+export interface CallRecord {
+  runId: string;
+  cellId: string;
+  role: ModelRole;
+  purpose: CallPurpose;
+  provider: string;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  latencyMs: number;
+  cached: boolean;
+  retries: number;
+  costUsd: number;
+  error?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Judging and results
+// ---------------------------------------------------------------------------------------------
+
+export interface CriterionScore {
+  criterion: string;
+  /** 1–5, or null when the judge could not be parsed (never 0). */
+  score: number | null;
+  samples: (number | null)[];
+  rationale: string;
+  evidence: string[];
+  error?: string;
+}
+
+export type SurvivalMark = 'kept' | 'overstated' | 'absent';
+
+export interface SurvivalResult {
+  assertionId: string;
+  kind: AssertionKind;
+  payload: SurvivalMark;
+  answer: SurvivalMark;
+}
+
+export interface CheckResult {
+  name: string;
+  passed: boolean;
+  detail: string;
+}
+
+export type CellStatus = 'ok' | 'error';
+
+/**
+ * One row per cell, append-only in results.jsonl; flat scalar columns first (CSV), then detail
+ * (what the receiver saw, the answer, the judge's rationale) for drill-down reports.
+ */
+export interface ResultRow {
+  run_id: string;
+  cell_id: string;
+  suite: string;
+  case_id: string;
+  arm: string;
+  strategy: string;
+  params: Record<string, unknown>;
+  rep: number;
+  status: CellStatus;
+  error: string | null;
+  error_code: string | null;
+  source_model: string;
+  receiver_model: string;
+  judge_model: string;
+  provider: string;
+  seed: number;
+  harness_version: string;
+  /** The suite's baseline arm (paired comparisons are against it). */
+  baseline_arm: string;
+  handoff_tokens: number;
+  handoff_chars: number;
+  receiver_window_tokens_before: number;
+  receiver_window_tokens_after: number;
+  source_output_tokens: number;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  latency_ms: number;
+  cost_usd: number;
+  /** Judge calls are accounted apart from the work being measured. */
+  judge_cost_usd: number;
+  cached_calls: number;
+  model_calls: number;
+  markers_count: number;
+  tool_calls_visible: number;
+  overstated_count: number;
+  judge_errors: number;
+  /** score_<criterion> (1–5 or null). */
+  scores: Record<string, number | null>;
+  /** survival rate by kind at each stage: {payload: {hedged: 0.5}, answer: {...}} (null when the case has none of that kind). */
+  survival: { payload: Partial<Record<AssertionKind, number | null>>; answer: Partial<Record<AssertionKind, number | null>> };
+  checks: CheckResult[];
+  detail?: CellDetail;
+}
+
+export interface CellDetail {
+  system: string;
+  /** The receiver's request as readable text (bounded). */
+  seen: string;
+  answer: string;
+  judge: CriterionScore[];
+  survival: SurvivalResult[];
+  artifacts?: Record<string, unknown>;
+}

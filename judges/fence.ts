@@ -1,0 +1,20 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Fencing untrusted text (a receiver's answer, a tool result) inside a judge's prompt. The fence id is
+ * a hash of the content, so the content cannot contain its own closing marker; any forged marker
+ * inside the content is neutralised as well.
+ */
+export interface Fenced {
+  open: string;
+  close: string;
+  text: string;
+}
+
+export function fence(content: string): Fenced {
+  const id = createHash('sha256').update(content).digest('hex').slice(0, 16);
+  const open = `<<<UNTRUSTED-${id}>>>`;
+  const close = `<<<END-UNTRUSTED-${id}>>>`;
+  const safe = content.replace(/<<<(END-)?UNTRUSTED-/g, '<<<(neutralised marker) ');
+  return { open, close, text: `${open}\n${safe}\n${close}` };
+}

@@ -1,0 +1,37 @@
+import type { Assertion, AssertionKind, SurvivalMark, SurvivalResult } from '../harness/types.ts';
+import { assertionKinds } from '../harness/types.ts';
+import { indexText, matchClaim, type TextIndex } from '../harness/text/cues.ts';
+
+/**
+ * Assumption survival, deterministic: for each labelled assertion, at the payload the receiver got
+ * and in its final answer — kept (with its qualifier, where it has one), overstated (a hedge,
+ * assumption or open question now stated as fact) or absent.
+ */
+export function markOf(a: Assertion, text: TextIndex): SurvivalMark {
+  const m = matchClaim(text, a);
+  if (!m.present) return 'absent';
+  if (a.kind === 'confident' || m.qualified) return 'kept';
+  return 'overstated';
+}
+
+export function survival(assertions: Assertion[], payload: string, answer: string): SurvivalResult[] {
+  const p = indexText(payload);
+  const ans = indexText(answer);
+  return assertions.map((a) => ({ assertionId: a.id, kind: a.kind, payload: markOf(a, p), answer: markOf(a, ans) }));
+}
+
+export type SurvivalRates = Partial<Record<AssertionKind, number | null>>;
+
+/** Share kept per kind at one stage (null when the case has no assertion of that kind). */
+export function survivalRates(results: SurvivalResult[], stage: 'payload' | 'answer'): SurvivalRates {
+  const out: SurvivalRates = {};
+  for (const kind of assertionKinds) {
+    const of = results.filter((r) => r.kind === kind);
+    out[kind] = of.length ? of.filter((r) => r[stage] === 'kept').length / of.length : null;
+  }
+  return out;
+}
+
+export function overstatedCount(results: SurvivalResult[]): number {
+  return results.filter((r) => r.answer === 'overstated').length;
+}

@@ -1,0 +1,59 @@
+import type { ChatMessage } from '../harness/types.ts';
+import { messagesTokens, countTokens } from '../harness/tokens.ts';
+import { defineStrategy } from './define.ts';
+import { attachReturn, finishHandoff, receiverHistory } from './compose.ts';
+import { buildBrick } from './brick.ts';
+import { framings } from './framing.ts';
+
+/**
+ * ADR 0029's escalation view: the source's tool evidence is not in the history; a bounded brick
+ * (per-turn lines, results capped at 500 chars, newest turns first within 12000 chars) orients the
+ * receiver. With `history: 'text'` (default, as ADR 0029's buildAgentHistoryFull) the user and
+ * assistant text of the session stays, trimmed drop-oldest within the budget left after the brick;
+ * `history: 'none'` passes the brick and nothing else. `markers: false` reproduces the silent legacy
+ * truncation; `markers: true` gives ADR 0093 C's explicit markers, so C can be ablated on its own.
+ */
+export const brickOnly = defineStrategy<{ resultCap: number; contextBudgetChars: number; markers: boolean; framing: string; history: string }>({
+  name: 'brick-only',
+  description: "ADR 0029's bounded summary brick (and the session's text, without tool evidence).",
+  seed: 'adr-0093 Context 1–5: "silent 500-char result cap, oldest turns dropped first at context_budget_chars"',
+  params: {
+    resultCap: { type: 'number', default: 500, description: 'characters kept of each tool result' },
+    contextBudgetChars: { type: 'number', default: 12000, description: 'characters of brick, newest turns first' },
+    markers: { type: 'boolean', default: false, description: 'explicit truncation markers (ADR 0093 C) instead of silent cuts' },
+    framing: { type: 'enum', values: ['handoff', 'continuity'], default: 'handoff', description: 'reviewer hand-off framing (legacy) or continuity framing' },
+    history: { type: 'enum', values: ['text', 'none'], default: 'text', description: "keep the session's user/assistant text (ADR 0029) or pass the brick alone" },
+  },
+  async prepare(ctx, params) {
+    const brick = buildBrick(ctx.case.source, { resultCap: params.resultCap, budgetChars: params.contextBudgetChars, markers: params.markers });
+    const framing = params.framing === 'continuity' ? framings.continuity : framings.handoff;
+    const orientation = `${framing}\n\n[brick]\n${brick.text}`;
+    let messages: ChatMessage[];
+    let droppedText = 0;
+    if (ctx.case.receiverHistory) {
+      messages = attachReturn(receiverHistory(ctx), brick.text, 'Summary brick from the other agent:');
+    } else {
+      const text = params.history === 'text' ? textHistory(ctx.case.source.messages) : [];
+      const budget = ctx.budgetTokens - countTokens(orientation);
+      while (text.length > 0 && messagesTokens(text) > budget) {
+        text.shift();
+        droppedText++;
+      }
+      messages = text;
+    }
+    return finishHandoff(ctx, {
+      system: ctx.case.receiverHistory ? framings.parent : orientation,
+      messages,
+      payload: brick.text,
+      markers: brick.markers,
+      retained: brick.turnsKept,
+      dropped: brick.turnsDropped + droppedText,
+      artifacts: { brick: brick.text },
+    });
+  },
+});
+
+/** The session's user and assistant text, without tool calls or results (what ADR 0029 kept). */
+function textHistory(messages: readonly ChatMessage[]): ChatMessage[] {
+  return messages.filter((m) => m.text && m.text.trim() !== '').map((m) => ({ role: m.role, text: m.text }));
+}

@@ -1,0 +1,34 @@
+import type { ChatMessage } from '../harness/types.ts';
+import { defineStrategy } from './define.ts';
+import { attachReturn, finishHandoff, receiverHistory, toChat } from './compose.ts';
+import { framings } from './framing.ts';
+import { renderTranscript } from './render.ts';
+
+/**
+ * The source's entire working transcript handed over: by default rendered as one string and appended
+ * to the receiver's messages (ledgerline's 28,100-token return); `as: 'messages'` appends the source's
+ * messages as they were instead.
+ */
+export const fullTranscript = defineStrategy<{ as: string }>({
+  name: 'full-transcript',
+  description: "The source agent's entire working transcript, appended to the receiver's messages.",
+  seed: 'ledgerline: "it returned its entire working transcript, 28,100 tokens of it, as a single string"',
+  params: {
+    as: { type: 'enum', values: ['string', 'messages'], default: 'string', description: 'one rendered string, or the original messages' },
+  },
+  async prepare(ctx, params) {
+    const history = receiverHistory(ctx);
+    const sources = ctx.case.sources ?? [ctx.case.source];
+    const rendered = sources.map((s, i) => (sources.length > 1 ? `=== child ${i + 1} of ${sources.length}: ${s.id ?? ''} ===\n` : '') + renderTranscript(s));
+    const payload = rendered.join('\n\n');
+    let messages: ChatMessage[];
+    if (params.as === 'messages') messages = [...history, ...sources.flatMap((s) => s.messages.map(toChat))];
+    else messages = attachReturn(history, payload, "The other agent's full working transcript:");
+    return finishHandoff(ctx, {
+      system: ctx.case.direction === 'return' ? framings.parent : framings.continuity,
+      messages,
+      payload,
+      retained: sources.reduce((n, s) => n + s.messages.length, 0),
+    });
+  },
+});
