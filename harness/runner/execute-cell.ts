@@ -6,9 +6,7 @@ import { countTokens, messagesTokens, requestTokens } from '../tokens.ts';
 import { describeError } from '../errors.ts';
 import { getStrategy } from '../../strategies/index.ts';
 import { renderMessage } from '../../strategies/render.ts';
-import { judgeCriteria } from '../../judges/criterion-judge.ts';
-import { overstatedCount, survival, survivalRates } from '../../judges/survival.ts';
-import { runChecks } from '../../judges/checks.ts';
+import { judgeCell } from '../../judges/judge-cell.ts';
 
 export interface CellEnv {
   config: ResolvedConfig;
@@ -32,7 +30,7 @@ export async function executeCell(cell: PlannedCell, env: CellEnv): Promise<Resu
     const strategy = getStrategy(cell.armSpec.strategy, env.config.strategies);
     const handoff = await strategy.prepare({ case: cell.case, arm: cell.armSpec, rep: cell.rep, budgetTokens: env.config.budgetTokens, tokens: countTokens, call, signal: env.signal }, cell.params);
     const receiver = await runReceiver(cell, handoff, call);
-    const judged = await judgeCell(cell, handoff, receiver.answer, call, env.config);
+    const judged = await judgeCell(cell.case, handoff, receiver.answer, (r) => call('judge', r), env.config.judge);
     return { ...base, ...accounting(ctx, receiver.requestTokens, cell), ...judged.fields, detail: { ...judged.detail, system: handoff.system, seen: bounded(seenText(handoff)), answer: receiver.answer, artifacts: boundedArtifacts(handoff.artifacts) } };
   } catch (err) {
     if (env.signal?.aborted) throw err;
@@ -56,29 +54,6 @@ async function runReceiver(cell: PlannedCell, h: Handoff, call: (role: ModelRole
 
 export function hintsOf(cell: PlannedCell): SimHints {
   return { caseId: cell.case.id, assertions: cell.case.assertions, reference: cell.case.reference };
-}
-
-async function judgeCell(cell: PlannedCell, h: Handoff, answer: string, call: (role: ModelRole, r: ModelRequestInput) => Promise<ModelResponse>, config: ResolvedConfig) {
-  const c = cell.case;
-  const judge = await judgeCriteria(c, answer, c.criteria, config.judge.samples, (r) => call('judge', r));
-  const surv = survival(c.assertions, h.payload, answer);
-  const checks = runChecks(c, h, answer);
-  const scores: Record<string, number | null> = {};
-  for (const s of judge.scores) scores[s.criterion] = s.score;
-  return {
-    fields: {
-      scores,
-      judge_errors: judge.scores.filter((s) => s.score === null).length,
-      survival: { payload: survivalRates(surv, 'payload'), answer: survivalRates(surv, 'answer') },
-      overstated_count: overstatedCount(surv),
-      checks,
-      markers_count: h.stats.markers.length,
-      tool_calls_visible: h.stats.toolCallsVisible,
-      handoff_tokens: h.stats.tokens,
-      handoff_chars: h.stats.chars,
-    },
-    detail: { judge: judge.scores, survival: surv },
-  };
 }
 
 function accounting(ctx: CellCallContext, receiverRequestTokens: number, cell: PlannedCell) {
