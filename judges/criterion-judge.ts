@@ -1,6 +1,6 @@
 import type { Case, CriterionScore, ModelRequestInput, ModelResponse, ToolSpec } from '../harness/types.ts';
 import { getCriterion } from './criteria/index.ts';
-import { fence } from './fence.ts';
+import { fence } from '../harness/text/fence.ts';
 
 /**
  * Pointwise 1–5 per criterion with anchored rubrics, reference-guided, through a forced tool call.
