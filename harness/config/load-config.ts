@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
 import { ConfigError } from '../errors.ts';
 import { resolveConfig } from './resolve-config.ts';
 import type { ConfigFlags, ResolvedConfig, UserConfig } from './types.ts';
@@ -12,12 +13,20 @@ export async function loadConfig(path: string | undefined, flags: ConfigFlags, c
   const file = path ? resolve(cwd, path) : candidates.map((c) => resolve(cwd, c)).find((c) => existsSync(c));
   if (path && !existsSync(file!)) throw new ConfigError(path, '(file)', 'config file not found');
   if (!file) return resolveConfig({}, flags, null);
-  let mod: { default?: UserConfig };
+  let mod: { default?: unknown };
   try {
-    mod = await import(pathToFileURL(file).href);
+    mod = (await tsImport(pathToFileURL(file).href, import.meta.url)) as { default?: unknown };
   } catch (err) {
     throw new ConfigError(file, '(file)', `could not be loaded: ${(err as Error).message.split('\n')[0]}`, { cause: err });
   }
-  if (mod.default === undefined) throw new ConfigError(file, 'default export', 'missing; export default defineConfig({...})');
-  return resolveConfig(mod.default, flags, file);
+  const config = unwrapDefault(mod);
+  if (config === undefined) throw new ConfigError(file, 'default export', 'missing; export default defineConfig({...})');
+  return resolveConfig(config as UserConfig, flags, file);
+}
+
+/** A config file outside an ESM package is compiled as CommonJS; its default export then sits one level down. */
+function unwrapDefault(mod: { default?: unknown }): unknown {
+  const d = mod.default as { default?: unknown; __esModule?: boolean } | undefined;
+  if (d && typeof d === 'object' && d.__esModule === true) return d.default;
+  return d;
 }

@@ -29,7 +29,11 @@ export function resolveConfig(user: UserConfig, flags: ConfigFlags = {}, file: s
   for (const key of Object.keys(user)) if (!known.has(key)) throw new ConfigError(where, key, `unknown field; valid: ${[...known].join(', ')}`);
   const models = { ...defaultModels, ...check.record(user.models, 'models') } as Record<string, ModelSpec>;
   const provider = resolveProvider(user.provider, flags.provider, check);
-  const judge = { model: check.string(user.judge?.model, 'judge.model') ?? 'judge', samples: check.positiveInt(user.judge?.samples, 'judge.samples') ?? 1 };
+  const criteria = user.judge?.criteria ?? true;
+  if (typeof criteria !== 'boolean') throw new ConfigError(where, 'judge.criteria', `must be true or false (got ${JSON.stringify(criteria)})`);
+  const classify = user.judge?.classify ?? 'auto';
+  if (!['auto', 'on', 'off'].includes(classify)) throw new ConfigError(where, 'judge.classify', `must be 'auto', 'on' or 'off' (got ${JSON.stringify(classify)})`);
+  const judge = { model: check.string(user.judge?.model, 'judge.model') ?? 'judge', samples: check.positiveInt(user.judge?.samples, 'judge.samples') ?? 1, criteria, classify };
   if (!models[judge.model]) throw new ConfigError(where, 'judge.model', `unknown model alias "${judge.model}"; valid: ${Object.keys(models).join(', ')}`);
   const cacheEnabled = flags.cache === false ? false : user.cache !== false;
   return {

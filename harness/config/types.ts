@@ -15,6 +15,8 @@ export interface ProviderSettings {
   timeoutMs?: number;
   /** Concurrent calls to this provider. @default 16 (sim: 64) */
   concurrency?: number;
+  /** HTTP transport under the SDK: a lean keep-alive node:http agent, or the SDK's own global fetch. @default 'node' */
+  transport?: 'node' | 'fetch';
 }
 
 export interface Price {
@@ -67,6 +69,10 @@ export interface UserConfig {
     model?: string;
     /** Samples per cell, aggregated by median. @default 1 */
     samples?: number;
+    /** `false` skips the LLM criterion judge (scores stay empty; survival and checks still run). @default true */
+    criteria?: boolean;
+    /** LLM survival classification: 'auto' runs it only with a real (non-sim) judge provider. @default 'auto' */
+    classify?: 'auto' | 'on' | 'off';
   };
   /** Global cap on concurrent cells. @default 32 */
   concurrency?: number;
@@ -96,7 +102,7 @@ export interface ResolvedConfig {
   seed: number;
   provider: { source: ProviderName; receiver: ProviderName; judge: ProviderName };
   models: Record<string, ModelSpec>;
-  judge: { model: string; samples: number };
+  judge: { model: string; samples: number; criteria: boolean; classify: 'auto' | 'on' | 'off' };
   concurrency: number;
   budgetTokens: number;
   cache: { enabled: boolean; dir: string };

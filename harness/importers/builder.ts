@@ -69,11 +69,6 @@ export class TranscriptBuilder {
     return undefined;
   }
 
-  /** Whether a call with this original id still waits for its result. */
-  isWaiting(callId: string): boolean {
-    return (this.waiting.get(callId)?.length ?? 0) > 0;
-  }
-
   private issue(original: string): string {
     let id = original;
     for (let n = 2; this.issued.has(id); n++) id = `${original}#${n}`;

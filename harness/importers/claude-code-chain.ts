@@ -53,7 +53,7 @@ class ChainConverter {
 
   line({ line, value }: JsonlLine): void {
     if (!isRecord(value) || typeof value.type !== 'string') {
-      throw new ImportError(this.file, line, 'not a Claude Code session line (no "type" field)');
+      throw new ImportError(this.file, line, 'not a Claude Code session line (no "type" field); another format? try --from auto');
     }
     const fail: Fail = (path, detail) => {
       throw new ImportError(this.file, line, `message.content${formatPath(path)}: ${detail}`);

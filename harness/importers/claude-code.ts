@@ -23,7 +23,8 @@ export const importClaudeCode: FormatImporter = (path, _options, skipped) => {
   const pool = [...(main.length > 0 ? inlineSidechains(file, lines) : []), ...findSubagentFiles(file, sessionId, skipped)];
   const linker = new ChildLinker(pool, skipped);
   const transcript = linker.build(file, own, { name: 'main', role: 'primary' }, { sessionId, version: versionOf(lines) });
-  linker.reportUnlinked(transcript);
+  // Imported on its own, a subagent's siblings are other subagents of the parent, not leftovers.
+  if (main.length > 0) linker.reportUnlinked(transcript);
   return transcript;
 };
 
@@ -67,7 +68,8 @@ class ChildLinker {
       if (!source) continue;
       this.used.add(source);
       const name = uniqueName(childName(spawn, names.size), names);
-      children[spawn.callId] = this.build(source.file, source.lines(), { name, role: 'child' }, { ...source.meta, spawnedBy: spawn.callId });
+      const spawnMeta = { description: spawn.input.description, subagentType: spawn.input.subagent_type, spawnedBy: spawn.callId };
+      children[spawn.callId] = this.build(source.file, source.lines(), { name, role: 'child' }, { ...spawnMeta, ...source.meta });
     }
     const role = agent.role === 'primary' && Object.keys(children).length > 0 ? 'parent' : agent.role;
     const model = mostFrequent(chain.models);

@@ -6,11 +6,11 @@ import { transcriptCounts, walkTranscripts, type Skipped } from './builder.ts';
 import { importClaudeCode } from './claude-code.ts';
 import { importFormats, type FormatImporter, type ImportFormat, type ImportOptions, type ImportResult, type ImportStats } from './importer.ts';
 import { importInspect } from './inspect.ts';
+import { syntaxErrorLine } from './json-locate.ts';
 import { importOpenAI } from './openai.ts';
 import { importOpenHands } from './openhands.ts';
 import { isRecord, readSource } from './source.ts';
 import { importSweAgent } from './swe-agent.ts';
-import { syntaxErrorLine } from './json-locate.ts';
 
 export { importFormats, type ImportFormat, type ImportOptions, type ImportResult, type ImportStats } from './importer.ts';
 export type { Skipped } from './builder.ts';
@@ -34,7 +34,14 @@ export function importTranscript(path: string, options: ImportOptions = {}): Imp
     throw new ImportError(path, undefined, `unknown format "${String(format)}"; valid: auto, ${importFormats.join(', ')}`);
   }
   const skipped: Skipped = {};
-  const transcript = importers[format](path, options, skipped);
+  let transcript: Transcript;
+  try {
+    transcript = importers[format](path, options, skipped);
+  } catch (err) {
+    if (err instanceof ImportError) throw err;
+    // A shape no check anticipated: still name the file, keep the original error as the cause.
+    throw new ImportError(path, undefined, `cannot import as ${format}: ${(err as Error).message}`, { cause: err });
+  }
   return { transcript, stats: importStats(format, transcript, skipped) };
 }
 
@@ -74,13 +81,14 @@ export function detectFormat(path: string): ImportFormat {
 function firstValue(path: string, text: string): { value: unknown; jsonl: boolean } {
   try {
     return { value: JSON.parse(text), jsonl: false };
-  } catch {
+  } catch (docError) {
     const lines = text.split('\n');
-    const index = lines.findIndex((l) => l.trim() !== '');
     try {
-      return { value: JSON.parse(lines[index] ?? ''), jsonl: true };
-    } catch (err) {
-      throw new ImportError(path, syntaxErrorLine(text) ?? index + 1, `neither JSON nor JSON Lines: ${(err as Error).message.slice(0, 120)}`);
+      return { value: JSON.parse(lines.find((l) => l.trim() !== '') ?? ''), jsonl: true };
+    } catch {
+      // Not JSON Lines either: report the document's own error (a cut-off .json, most likely).
+      const line = syntaxErrorLine(text) ?? lines.length;
+      throw new ImportError(path, line, `invalid JSON (neither a JSON document nor JSON Lines): ${(docError as Error).message.slice(0, 120)}`);
     }
   }
 }

@@ -44,7 +44,9 @@ class EventConversion {
   private readonly callOfAction = new Map<number, string>();
   private readonly answered = new Set<string>();
   private lastCall: string | undefined;
-  /** model_response.id of the response being collected: only its first action carries the text. */  private system: string | undefined;
+  /** model_response.id of the response being collected: only its first action carries the text. */
+  private groupKey: string | undefined;
+  private system: string | undefined;
   private readonly orphanErrors: { event: unknown; attachedTo: string | undefined; how: string }[] = [];
 
   constructor(

@@ -1,6 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import pLimit from 'p-limit';
 import type { CallRecord, ResultRow } from '../types.ts';
 import type { ResolvedConfig } from '../config/types.ts';
@@ -14,12 +13,14 @@ import type { Progress, Reporter } from './reporters.ts';
 import { openCache } from '../cache/index.ts';
 import { writeReports } from '../../reports/write.ts';
 import { harnessVersion } from '../version.ts';
-import { redact } from '../redact.ts';
+import { InputError } from '../errors.ts';
+import { maskSecrets } from '../redact.ts';
+import { acquireRunLock, createRunDirectory, openResume, writeConfigRecord, type RunDir } from './run-dir.ts';
 
 export interface RunOptions {
   config: ResolvedConfig;
   reporters?: Reporter[];
-  /** An existing run directory: only cells missing from its journal run. */
+  /** An existing run directory: only cells missing from its journal run, planned from its own config.json. */
   resumeDir?: string;
   signal?: AbortSignal;
 }
@@ -30,75 +31,122 @@ export interface RunOutcome {
   rows: ResultRow[];
   interrupted: boolean;
   progress: Progress;
+  /** On resume: plan fields of the current config that differ from the run's own (the run's were used). */
+  resumeDiffers?: string[];
 }
 
 /** Plan → execute each cell (bounded concurrency, journalled as it finishes) → reports. */
 export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
-  const { config } = opts;
+  // Every in-flight call listens on the run's signal (the SDK and the transport each add one).
+  if (opts.signal) setMaxListeners(0, opts.signal);
+  const resume = opts.resumeDir ? openResume(opts.resumeDir, opts.config) : undefined;
+  const config = resume?.config ?? opts.config;
   const suites = await loadSuites(config.casesDir, config.suites);
   const cells = planCells(suites, config);
-  const { runId, dir } = runDirectory(config, opts.resumeDir);
-  const journalPath = join(dir, 'results.jsonl');
-  const done = new Set(readJsonl<ResultRow>(journalPath).map((r) => r.cell_id));
-  const todo = cells.filter((c) => !done.has(c.id));
-  if (!opts.resumeDir) writeFileSync(join(dir, 'config.json'), `${JSON.stringify(configRecord(config, runId), null, 2)}\n`);
-  const results = new Journal<ResultRow>(journalPath);
-  const calls = new Journal<CallRecord>(join(dir, 'calls.jsonl'), 256);
-  const cache = config.cache.enabled ? openCache(config.cache.dir) : null;
+  if (cells.length === 0) throw new InputError('nothing_to_run', `${config.configFile ?? 'config'}: suites: no cells to run (no suites or cases under "${config.casesDir}", or every arm filtered out)`);
+  // Providers first: a missing key fails here, before the run directory or any call exists.
   const providers = await createProviders(config);
-  const callPath = createCallPath({ config, providers, cache, runId, onCall: (r) => calls.append(r) });
-  const progress: Progress = { done: done.size, total: cells.length, errors: 0, tokens: 0, costUsd: 0, cacheHits: 0, elapsedMs: 0 };
+  let run: RunDir;
+  let release: () => void;
+  try {
+    run = resume ?? createRunDirectory(config);
+    release = acquireRunLock(run.dir);
+  } catch (err) {
+    await Promise.all(Object.values(providers).map((p) => p.close?.()));
+    throw err;
+  }
+  const { runId, dir } = run;
+  const journalPath = join(dir, 'results.jsonl');
+  let progress: Executed;
+  try {
+    if (!resume) writeConfigRecord(dir, config, runId);
+    progress = await executeCells({ config, cells, providers, runId, dir, journalPath, reporters: opts.reporters ?? [], signal: opts.signal });
+  } finally {
+    release();
+    await Promise.all(Object.values(providers).map((p) => p.close?.()));
+  }
+  const interrupted = Boolean(opts.signal?.aborted);
+  for (const r of opts.reporters ?? []) r.onRunEnd?.(progress.progress, interrupted);
+  // The journal's rows, without reading it back: those found at the start plus those appended since.
+  const rows = uniqueRows([...progress.prior, ...progress.rows]);
+  if (!interrupted) await writeReports(dir, rows);
+  return { runId, dir, rows, interrupted, progress: progress.progress, ...(resume ? { resumeDiffers: resume.differs } : {}) };
+}
+
+interface ExecuteArgs {
+  config: ResolvedConfig;
+  cells: PlannedCell[];
+  providers: Awaited<ReturnType<typeof createProviders>>;
+  runId: string;
+  dir: string;
+  journalPath: string;
+  reporters: Reporter[];
+  signal?: AbortSignal;
+}
+
+interface Executed {
+  progress: Progress;
+  /** Rows already in the journal when the run started (resume). */
+  prior: ResultRow[];
+  /** Rows journalled by this run, in journal order. */
+  rows: ResultRow[];
+}
+
+async function executeCells(a: ExecuteArgs): Promise<Executed> {
+  const { config, cells, reporters } = a;
+  // The journal decides what is done; a torn last line (kill -9 mid-write) is cut before reading.
+  const calls = new Journal<CallRecord>(join(a.dir, 'calls.jsonl'), 256);
+  const results = new Journal<ResultRow>(a.journalPath, 64, 200, { beforeFlush: () => calls.flush() });
+  const prior = readJsonl<ResultRow>(a.journalPath);
+  const done = new Set(prior.map((r) => r.cell_id));
+  const rows: ResultRow[] = [];
+  const todo = cells.filter((c) => !done.has(c.id));
+  const cache = config.cache.enabled ? openCache(config.cache.dir) : null;
+  const progress: Progress = { done: cells.length - todo.length, total: cells.length, errors: 0, tokens: 0, costUsd: 0, cacheHits: 0, elapsedMs: 0 };
+  const onCall = (r: CallRecord) => {
+    calls.append(r);
+    // Money actually spent in this process: cache hits cost nothing now.
+    if (!r.cached) progress.costUsd += r.costUsd;
+  };
+  const callPath = createCallPath({ config, providers: a.providers, cache, runId: a.runId, onCall });
   const started = Date.now();
-  for (const r of opts.reporters ?? []) r.onRunStart?.({ runId, dir, cells: cells.length, done: done.size, simulated: Object.values(config.provider).includes('sim') });
-  const limit = pLimit(config.concurrency);
+  for (const r of reporters) r.onRunStart?.({ runId: a.runId, dir: a.dir, cells: cells.length, done: progress.done, simulated: Object.values(config.provider).includes('sim') });
   const onRow = (row: ResultRow) => {
+    if (row.error) row.error = maskSecrets(row.error);
     results.append(row);
+    rows.push(row);
     progress.done++;
     progress.errors += row.status === 'error' ? 1 : 0;
     progress.tokens += row.input_tokens + row.output_tokens;
-    progress.costUsd += row.cost_usd + row.judge_cost_usd;
     progress.cacheHits += row.cached_calls;
     progress.elapsedMs = Date.now() - started;
-    for (const r of opts.reporters ?? []) r.onCellEnd?.(row, progress);
+    for (const r of reporters) r.onCellEnd?.(row, progress);
   };
-  const env = { config, calls: callPath, runId, harnessVersion, signal: opts.signal };
+  const env = { config, calls: callPath, runId: a.runId, harnessVersion, signal: a.signal };
   const runOne = async (cell: PlannedCell) => {
-    if (opts.signal?.aborted) return;
+    // Yield to the event loop between cells: a CPU-bound provider (the sim) would otherwise run the whole
+    // plan as one microtask chain, starving signal handling (Ctrl-C), timers and progress output.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (a.signal?.aborted) return;
     try {
       onRow(await executeCell(cell, env));
     } catch (err) {
-      if (!opts.signal?.aborted) throw err;
+      if (!a.signal?.aborted) throw err;
     }
   };
+  const limit = pLimit(config.concurrency);
   try {
     await Promise.all(todo.map((cell) => limit(() => runOne(cell))));
   } finally {
     results.close();
     calls.close();
     cache?.close();
-    await Promise.all(Object.values(providers).map((p) => p.close?.()));
   }
-  const interrupted = Boolean(opts.signal?.aborted);
-  for (const r of opts.reporters ?? []) r.onRunEnd?.(progress, interrupted);
-  const rows = readJsonl<ResultRow>(journalPath);
-  if (!interrupted) writeReports(dir, rows, { formats: ['md', 'csv'] });
-  return { runId, dir, rows, interrupted, progress };
+  return { progress, prior, rows };
 }
 
-function runDirectory(config: ResolvedConfig, resumeDir: string | undefined): { runId: string; dir: string } {
-  if (resumeDir) {
-    const stored = JSON.parse(readFileSync(join(resumeDir, 'config.json'), 'utf8')) as { runId: string };
-    return { runId: stored.runId, dir: resumeDir };
-  }
-  const runId = `${new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '')}-${randomBytes(2).toString('hex')}`;
-  const dir = join(config.outDir, runId);
-  if (existsSync(dir)) throw new Error(`run directory ${dir} already exists`);
-  mkdirSync(dir, { recursive: true });
-  return { runId, dir };
-}
-
-/** config.json: the resolved config (secrets redacted), enough to rebuild the run. */
-function configRecord(config: ResolvedConfig, runId: string): Record<string, unknown> {
-  const { strategies, ...rest } = config;
-  return redact({ runId, harnessVersion, createdAt: new Date().toISOString(), ...rest, strategies: Object.keys(strategies) }) as Record<string, unknown>;
+/** One row per cell: the journal is append-only, so a duplicate could only come from outside; the first wins. */
+function uniqueRows(rows: ResultRow[]): ResultRow[] {
+  const seen = new Set<string>();
+  return rows.filter((r) => !seen.has(r.cell_id) && (seen.add(r.cell_id), true));
 }

@@ -1,10 +1,12 @@
 import type { CommandModule } from 'yargs';
 import { loadConfig } from '../../config/load-config.ts';
 import { runExperiment } from '../../runner/run.ts';
+import { dryRun, renderDryRun } from '../../runner/dry-run.ts';
 import { createProgressReporter } from '../../runner/reporters.ts';
 import { summarize } from '../../../reports/summarize.ts';
 import { renderMarkdown } from '../../../reports/markdown.ts';
 import { exitState } from '../exit.ts';
+import { onInterrupt } from '../interrupt.ts';
 
 interface RunArgs {
   config?: string;
@@ -19,6 +21,7 @@ interface RunArgs {
   quiet: boolean;
   resume?: string;
   shard?: string;
+  dryRun: boolean;
 }
 
 export const runCommand: CommandModule<object, RunArgs> = {
@@ -37,17 +40,22 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('cache', { type: 'boolean', default: true, describe: 'use the response cache (--no-cache to bypass)' })
       .option('quiet', { type: 'boolean', default: false, describe: 'no progress output' })
       .option('resume', { type: 'string', describe: 'an earlier run directory: run only the cells missing from its journal' })
-      .option('shard', { type: 'string', describe: 'run shard i/n of the cells (deterministic by cell id)' }) as never,
+      .option('shard', { type: 'string', describe: 'run shard i/n of the cells (deterministic by cell id)' })
+      .option('dry-run', { type: 'boolean', default: false, describe: 'print the cells, model calls per role, estimated tokens and cost per arm; call nothing' }) as never,
   handler: async (args) => {
     const config = await loadConfig(args.config, {
       suite: args.suite, arm: args.arm, provider: args.provider, reps: args.reps, seed: args.seed,
       concurrency: args.concurrency, out: args.out, cache: args.cache, quiet: args.quiet, shard: args.shard,
     });
+    if (args.dryRun) {
+      process.stdout.write(`${renderDryRun(await dryRun(config))}\n`);
+      return;
+    }
     const controller = new AbortController();
-    const onSigint = () => controller.abort();
-    process.once('SIGINT', onSigint);
+    const release = onInterrupt(() => controller.abort());
     try {
       const outcome = await runExperiment({ config, resumeDir: args.resume, signal: controller.signal, reporters: args.quiet ? [] : [createProgressReporter()] });
+      if (outcome.resumeDiffers?.length) process.stderr.write(`resume: planned from ${outcome.dir}/config.json; the current config differs in ${outcome.resumeDiffers.join(', ')} (ignored for this run)\n`);
       if (outcome.interrupted) {
         exitState.code = 130;
         return;
@@ -55,7 +63,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       process.stdout.write(`${renderMarkdown(summarize(outcome.rows))}\n`);
       process.stdout.write(`run directory: ${outcome.dir}\n`);
     } finally {
-      process.off('SIGINT', onSigint);
+      release();
     }
   },
 };

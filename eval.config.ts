@@ -1,0 +1,23 @@
+import { defineConfig } from 'handoff-eval';
+
+/**
+ * The default experiment: every shipped suite × every arm × 3 reps on the offline `sim` provider.
+ * Point it at a real provider with `--provider anthropic|openai` (keys from the environment).
+ */
+export default defineConfig({
+  reps: 3,
+  seed: 1,
+  provider: 'sim',
+  models: {
+    small: { sim: 'sim-small', anthropic: 'claude-haiku-4-5', openai: 'gpt-4o-mini' },
+    large: { sim: 'sim-large', anthropic: 'claude-sonnet-4-5', openai: 'gpt-4o' },
+    judge: { sim: 'sim-judge', anthropic: 'claude-sonnet-4-5', openai: 'gpt-4o' },
+  },
+  judge: { model: 'judge', samples: 1 },
+  gate: {
+    minMean: { correctness: 3 },
+    maxDrop: 0.25,
+    maxTokenGrowthPct: 10,
+    maxErrorRate: 0.02,
+  },
+});

@@ -1,0 +1,124 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ImportError } from '../../harness/errors.ts';
+import { importTranscript } from '../../harness/importers/index.ts';
+import { assistant, result, session, text, use, user } from './fixtures.ts';
+import { pairingProblems } from './invariants.ts';
+import { jsonl, tempFiles } from './shared-transcripts.ts';
+
+describe('Claude Code compaction and noise', () => {
+  it('compact_boundary + isCompactSummary become ONE compacted message; earlier turns stay as recorded', () => {
+    const dir = tempFiles({
+      's.jsonl': jsonl(
+        user('old task'),
+        assistant('m1', text('old answer')),
+        { type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', sessionId: session, compactMetadata: { trigger: 'auto' } },
+        user('This session is being continued… Summary: did X.', { isCompactSummary: true, isVisibleInTranscriptOnly: true }),
+        user('next task'),
+      ),
+    });
+    const { transcript } = importTranscript(join(dir, 's.jsonl'));
+    expect(transcript.messages.map((m) => [m.text, m.compacted ?? false])).toEqual([
+      ['old task', false],
+      ['old answer', false],
+      ['This session is being continued… Summary: did X.', true],
+      ['next task', false],
+    ]);
+    expect(transcript.meta?.compactions).toBe(1);
+  });
+
+  it('noise is skipped and counted by kind; wrappers are stripped from real user text', () => {
+    const dir = tempFiles({
+      's.jsonl': jsonl(
+        { type: 'permission-mode', permissionMode: 'default', sessionId: session },
+        { type: 'file-history-snapshot', messageId: 'x', snapshot: {} },
+        user('<command-message>review</command-message>\n<command-name>/review</command-name>\n<command-args>PR 12</command-args>'),
+        user([text('Expanded slash command prompt…')], { isMeta: true }),
+        user('<system-reminder>be nice</system-reminder>'),
+        user([text('<ide_opened_file>a.ts</ide_opened_file>'), text('fix the bug')]),
+        { type: 'attachment', attachment: { type: 'hook_success' }, sessionId: session },
+        assistant('m1', { type: 'thinking', thinking: '…', signature: 'sig' }),
+        assistant('m1', text('on it')),
+        { type: 'system', subtype: 'away_summary', content: 'Recap: fixing the bug.', sessionId: session },
+        { type: 'queue-operation', operation: 'enqueue', sessionId: session },
+      ),
+    });
+    const { transcript, stats } = importTranscript(join(dir, 's.jsonl'));
+    expect(transcript.messages.map((m) => m.text)).toEqual(['/review PR 12', 'fix the bug', 'on it']);
+    expect(stats.skipped).toEqual({
+      'permission-mode': 1,
+      'file-history-snapshot': 1,
+      command_wrapper: 1,
+      meta_user_line: 1,
+      system_reminder: 1,
+      ide_context: 1,
+      'attachment:hook_success': 1,
+      thinking: 1,
+      'system:away_summary': 1,
+      'queue-operation': 1,
+    });
+    expect(transcript.meta?.awaySummaries).toEqual(['Recap: fixing the bug.']);
+  });
+});
+
+describe('Claude Code subagents', () => {
+  const parent = (agentId?: string) =>
+    jsonl(
+      user('research'),
+      assistant('m1', use('spawn1', 'Task', { description: 'look', subagent_type: 'general-purpose', prompt: 'Find the thing.' })),
+      user([result('spawn1', [text('Found it.')])], agentId ? { toolUseResult: { agentId, status: 'completed' } } : {}),
+      assistant('m2', text('Child says found.')),
+    );
+  /** A subagent chain: sidechain lines threaded by parentUuid from a root with parentUuid null. */
+  const child = (prompt = 'Find the thing.') => {
+    const lines = [user(prompt), assistant('c1', use('k1', 'Grep')), user([result('k1')]), assistant('c2', text('Found it.'))];
+    lines.forEach((l, i) => Object.assign(l, { isSidechain: true, parentUuid: i === 0 ? null : lines[i - 1]!.uuid }));
+    return jsonl(...lines);
+  };
+
+  it('v2.1: <session>/subagents/agent-<id>.jsonl linked by toolUseResult.agentId, .meta.json merged', () => {
+    const dir = tempFiles({
+      'sess-1.jsonl': parent('abc'),
+      // A different prompt proves the link is the agentId, not the text.
+      'sess-1/subagents/agent-abc.jsonl': child('Reworded prompt.'),
+      'sess-1/subagents/agent-abc.meta.json': JSON.stringify({ agentType: 'general-purpose', description: 'look' }),
+      'sess-1/subagents/agent-acompact-1.jsonl': child('Summarise the conversation'),
+    });
+    for (const path of [join(dir, 'sess-1.jsonl'), join(dir, 'sess-1'), dir]) {
+      const { transcript, stats } = importTranscript(path);
+      const kid = transcript.children!.spawn1!;
+      expect(kid.meta).toMatchObject({ agentId: 'abc', agentType: 'general-purpose', spawnedBy: 'spawn1' });
+      expect(kid.agents).toEqual({ 'general-purpose-1': { role: 'child', model: 'claude-test' } });
+      expect(transcript.agents.main?.role).toBe('parent');
+      expect(stats).toMatchObject({ children: 1, toolCalls: 2, pairedResults: 2, skipped: { unlinked_subagent: 1 } });
+      expect(transcript.meta?.unlinkedSubagents).toEqual(['acompact-1']);
+      expect(pairingProblems(transcript, stats)).toEqual([]);
+    }
+  });
+
+  it('v2.0: agent-<id>.jsonl next to the session, same sessionId, linked by prompt', () => {
+    const other = jsonl(user('Find the thing.', { isSidechain: true, parentUuid: null, sessionId: 'someone-else' }));
+    const dir = tempFiles({ 'sess-1.jsonl': parent(), 'agent-x1.jsonl': child(), 'agent-x2.jsonl': other });
+    const { transcript, stats } = importTranscript(join(dir, 'sess-1.jsonl'));
+    expect(transcript.children!.spawn1!.meta).toMatchObject({ agentId: 'x1' });
+    // agent-x2 belongs to another session: not ours, so neither linked nor counted.
+    expect(stats.children).toBe(1);
+    expect(stats.skipped.unlinked_subagent).toBeUndefined();
+  });
+
+  it('v1: inline sidechain linked by root prompt; a subagent file alone imports as its own session', () => {
+    const dir = tempFiles({ 's.jsonl': parent() + child(), 'solo/agent-solo.jsonl': child() });
+    const { transcript, stats } = importTranscript(join(dir, 's.jsonl'));
+    expect(transcript.messages).toHaveLength(4);
+    expect(transcript.children!.spawn1!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(stats).toMatchObject({ messages: 8, children: 1 });
+    const solo = importTranscript(join(dir, 'solo/agent-solo.jsonl'));
+    expect(solo.stats).toMatchObject({ messages: 4, children: 0 });
+  });
+
+  it('a directory with several sessions is an error naming them', () => {
+    const dir = tempFiles({ 'a.jsonl': parent(), 'b.jsonl': parent() });
+    expect(() => importTranscript(dir)).toThrow(ImportError);
+    expect(() => importTranscript(dir)).toThrow(/holds 2 sessions \(a\.jsonl, b\.jsonl\)/);
+  });
+});
