@@ -1,23 +1,28 @@
 import { stringify } from 'csv-stringify/sync';
 import type { ResultRow } from '../harness/types.ts';
 import { assertionKinds } from '../harness/types.ts';
+import { canonicalRows, isSimulated } from './summarize.ts';
 
-/** The flat CSV columns (documented in docs/results.md), one row per cell. */
-export function csvColumns(rows: ResultRow[]): string[] {
+/**
+ * results.csv: one row per cell, flat columns (documented in docs/results.md). A simulated run says
+ * so in a `simulated` column on every row rather than in a comment line, which CSV readers choke on.
+ */
+export function csvColumns(rows: readonly ResultRow[]): string[] {
   const criteria = [...new Set(rows.flatMap((r) => Object.keys(r.scores)))].sort();
   return [
-    'run_id', 'suite', 'case_id', 'arm', 'strategy', 'rep', 'status', 'error', 'error_code',
-    'source_model', 'receiver_model', 'judge_model', 'seed', 'harness_version', 'params',
+    'run_id', 'cell_id', 'suite', 'case_id', 'arm', 'strategy', 'rep', 'baseline_arm', 'status', 'error', 'error_code', 'simulated',
+    'provider', 'source_model', 'receiver_model', 'judge_model', 'seed', 'harness_version', 'params',
     'handoff_tokens', 'handoff_chars', 'receiver_window_tokens_before', 'receiver_window_tokens_after', 'source_output_tokens',
-    'input_tokens', 'output_tokens', 'cache_read_tokens', 'latency_ms', 'cost_usd', 'judge_cost_usd',
+    'input_tokens', 'output_tokens', 'cache_read_tokens', 'latency_ms', 'cost_usd', 'judge_cost_usd', 'cached_calls', 'model_calls',
     ...criteria.map((c) => `score_${c}`),
     ...assertionKinds.flatMap((k) => [`survival_${k}_payload`, `survival_${k}_answer`]),
-    'overstated_count', 'markers_count', 'tool_calls_visible', 'judge_errors', 'checks_failed',
+    'overstated_count', 'markers_count', 'tool_calls_visible', 'judge_errors', 'survival_agreement', 'checks_failed',
   ];
 }
 
 export function flattenRow(r: ResultRow): Record<string, unknown> {
-  const flat: Record<string, unknown> = { ...r, params: JSON.stringify(r.params) };
+  const { detail: _detail, scores: _scores, survival: _survival, checks: _checks, ...scalars } = r;
+  const flat: Record<string, unknown> = { ...scalars, params: JSON.stringify(r.params), simulated: isSimulated(r) };
   for (const [c, v] of Object.entries(r.scores)) flat[`score_${c}`] = v;
   for (const k of assertionKinds) {
     flat[`survival_${k}_payload`] = r.survival.payload[k] ?? null;
@@ -27,7 +32,7 @@ export function flattenRow(r: ResultRow): Record<string, unknown> {
   return flat;
 }
 
-export function renderCsv(rows: ResultRow[]): string {
-  const columns = csvColumns(rows);
-  return stringify(rows.map(flattenRow), { header: true, columns, cast: { boolean: (b) => String(b) } });
+export function renderCsv(input: readonly ResultRow[]): string {
+  const { rows } = canonicalRows(input);
+  return stringify(rows.map(flattenRow), { header: true, columns: csvColumns(rows), cast: { boolean: (b) => String(b) } });
 }

@@ -1,75 +1,123 @@
 import type { ResultRow } from '../harness/types.ts';
+import type { ArmSummary, MethodNote, Summary, SuiteSummary } from './summary/types.ts';
+import { costSummary, latencySummary, tokenSummary, withBaseline } from './summary/usage.ts';
+import { overstatedSummary, survivalSummary } from './summary/survival.ts';
+import { ALPHA, BOOTSTRAP_RESAMPLES, LEVEL, PASS_THRESHOLD, compareWithBaseline, criterionSummary, passRate, primaryCriterion } from './summary/scores.ts';
+import { judgeReliability } from './summary/reliability.ts';
 
-/** Per suite × arm aggregates, computed once; every formatter renders this. */
-export interface ArmSummary {
-  suite: string;
-  arm: string;
-  strategy: string;
-  baseline: boolean;
-  cells: number;
-  ok: number;
-  errors: number;
-  meanHandoffTokens: number | null;
-  meanLatencyMs: number | null;
-  scores: Record<string, { mean: number | null; n: number; unscored: number }>;
-}
+export type * from './summary/types.ts';
 
-export interface Summary {
-  runId: string;
-  simulated: boolean;
-  cells: number;
-  errors: number;
-  criteria: string[];
-  arms: ArmSummary[];
-}
+/** The sentence every format of a simulated run carries. */
+export const SIM_NOTICE = 'Simulated — not a measurement of any model.';
 
-export function summarize(rows: ResultRow[]): Summary {
-  const groups = new Map<string, ResultRow[]>();
-  for (const r of rows) {
-    const key = `${r.suite}\u0000${r.arm}`;
-    let g = groups.get(key);
-    if (!g) groups.set(key, (g = []));
-    g.push(r);
-  }
-  const criteria = [...new Set(rows.flatMap((r) => Object.keys(r.scores)))].sort();
-  const arms = [...groups.values()].map((g) => armSummary(g, criteria));
+export const method: MethodNote = {
+  level: LEVEL,
+  alpha: ALPHA,
+  interval: 'mean with a cluster-robust (CR1) standard error, clusters = cases (reps nested in cases), t interval on cases − 1 df',
+  pairing: 'difference arm − baseline arm paired on case × rep, ok and scored cells only; the same clustered t interval over the differences',
+  multiplicity: 'Holm across the arms compared with the baseline, within each suite × criterion; the verdict uses the adjusted p (better / worse when < alpha, else within noise); intervals are per-comparison',
+  mde: 'minimum detectable effect at 80% power and two-sided alpha for the observed SE of the paired difference: (t(1−alpha/2) + t(0.8)) · SE',
+  bootstrap: `cluster bootstrap (whole cases resampled), ${BOOTSTRAP_RESAMPLES} resamples, percentile interval, seeded from run seed/suite/arm/criterion — a cross-check, not used for the verdict`,
+  pass: `score = ok cells with the primary criterion (correctness, else the suite's first) ≥ ${PASS_THRESHOLD}, out of scored cells`,
+  survival: 'kept / total over labelled assertions of each kind, from the per-assertion marks; a cell is an overstated run when its answer states at least one hedge, assumption or open question as fact',
+};
+
+/**
+ * Every statistic of a run, computed once from its rows; every formatter renders the result.
+ * Pure: the same rows (in any order) give the same summary.
+ */
+export function summarize(input: readonly ResultRow[]): Summary {
+  const { rows, duplicates } = canonicalRows(input);
+  const bySuite = groupBy(rows, (r) => r.suite);
+  const suites = [...bySuite.entries()].map(([suite, g]) => suiteSummary(suite, g));
+  const first = rows[0];
+  const simulated = rows.some(isSimulated);
+  const distinct = (f: (r: ResultRow) => string) => [...new Set(rows.map(f))].sort();
   return {
-    runId: rows[0]?.run_id ?? '',
-    simulated: rows.some((r) => r.provider === 'sim' || r.receiver_model.startsWith('sim:')),
+    schema: 'handoff-eval/summary@1',
+    runId: first?.run_id ?? '',
+    simulated,
+    notice: simulated ? SIM_NOTICE : null,
+    harnessVersion: first?.harness_version ?? '',
+    seed: first?.seed ?? null,
+    models: { source: distinct((r) => r.source_model), receiver: distinct((r) => r.receiver_model), judge: distinct((r) => r.judge_model) },
     cells: rows.length,
+    ok: rows.filter((r) => r.status === 'ok').length,
     errors: rows.filter((r) => r.status === 'error').length,
-    criteria,
-    arms,
+    duplicates,
+    method,
+    suites,
   };
 }
 
-function armSummary(g: ResultRow[], criteria: string[]): ArmSummary {
-  const ok = g.filter((r) => r.status === 'ok');
-  const scores: ArmSummary['scores'] = {};
-  for (const c of criteria) {
-    const vals = ok.map((r) => r.scores[c]).filter((v): v is number => typeof v === 'number');
-    const present = ok.filter((r) => c in r.scores);
-    if (present.length === 0) continue;
-    scores[c] = { mean: mean(vals), n: vals.length, unscored: present.length - vals.length };
-  }
-  const first = g[0]!;
+export function isSimulated(r: ResultRow): boolean {
+  return r.provider === 'sim' || [r.source_model, r.receiver_model, r.judge_model].some((m) => m.startsWith('sim:'));
+}
+
+function suiteSummary(suite: string, rows: ResultRow[]): SuiteSummary {
+  const baselineArm = mostCommon(rows.map((r) => r.baseline_arm));
+  const criteria = [...new Set(rows.flatMap((r) => Object.keys(r.scores)))];
+  const primary = primaryCriterion(criteria);
+  const byArm = groupBy(rows, (r) => r.arm);
+  const names = [...byArm.keys()].sort((a, b) => (a === baselineArm ? -1 : b === baselineArm ? 1 : a < b ? -1 : a > b ? 1 : 0));
+  const parts = names.map((arm) => {
+    const g = byArm.get(arm)!;
+    const ok = g.filter((r) => r.status === 'ok');
+    const scores: ArmSummary['scores'] = {};
+    for (const c of criteria) {
+      const s = criterionSummary(ok, c);
+      if (s) scores[c] = s;
+    }
+    return { arm, g, ok, scores, tokens: tokenSummary(ok), latency: latencySummary(ok) };
+  });
+  const base = parts.find((p) => p.arm === baselineArm) ?? null;
+  compareWithBaseline(parts, base, criteria, `${rows[0]!.seed}/${suite}`);
+  const arms = parts.map((p): ArmSummary => {
+    const first = p.g[0]!;
+    const errorCodes: Record<string, number> = {};
+    for (const r of p.g) if (r.status === 'error') errorCodes[r.error_code ?? 'unknown'] = (errorCodes[r.error_code ?? 'unknown'] ?? 0) + 1;
+    return {
+      arm: p.arm, strategy: first.strategy, params: first.params, baseline: p.arm === baselineArm,
+      cells: p.g.length, ok: p.ok.length, errors: p.g.length - p.ok.length, errorCodes,
+      ...withBaseline(p.tokens, p.latency, base && base !== p ? base : null),
+      scores: p.scores,
+      pass: passRate(p.ok, primary),
+      survival: survivalSummary(p.ok),
+      overstated: overstatedSummary(p.ok),
+      cost: costSummary(p.g),
+    };
+  });
   return {
-    suite: first.suite,
-    arm: first.arm,
-    strategy: first.strategy,
-    baseline: first.arm === first.baseline_arm,
-    cells: g.length,
-    ok: ok.length,
-    errors: g.length - ok.length,
-    meanHandoffTokens: mean(ok.map((r) => r.handoff_tokens)),
-    meanLatencyMs: mean(ok.map((r) => r.latency_ms)),
-    scores,
+    suite, baselineArm, baselinePresent: base !== null,
+    cases: new Set(rows.map((r) => r.case_id)).size,
+    reps: new Set(rows.map((r) => r.rep)).size,
+    criteria, primaryCriterion: primary, arms,
+    judge: judgeReliability(rows, criteria),
   };
 }
 
-export function mean(xs: number[]): number | null {
-  if (xs.length === 0) return null;
-  let s = 0;
-  for (const x of xs) s += x;
-  return s / xs.length;
+/** One row per cell (the last, if a cell was journalled twice), in (suite, case, arm, rep) order. */
+export function canonicalRows(input: readonly ResultRow[]): { rows: ResultRow[]; duplicates: number } {
+  const byCell = new Map<string, ResultRow>();
+  for (const r of input) byCell.set(r.cell_id, r);
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const rows = [...byCell.values()].sort((a, b) => cmp(a.suite, b.suite) || cmp(a.case_id, b.case_id) || cmp(a.arm, b.arm) || a.rep - b.rep);
+  return { rows, duplicates: input.length - rows.length };
+}
+
+function groupBy<T>(xs: readonly T[], key: (x: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const x of xs) {
+    const k = key(x);
+    const g = m.get(k);
+    if (g) g.push(x);
+    else m.set(k, [x]);
+  }
+  return m;
+}
+
+function mostCommon(xs: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const x of xs) counts.set(x, (counts.get(x) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? '';
 }

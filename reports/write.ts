@@ -4,22 +4,29 @@ import type { ResultRow } from '../harness/types.ts';
 import { summarize } from './summarize.ts';
 import { renderMarkdown } from './markdown.ts';
 import { renderCsv } from './csv.ts';
+import { renderJson } from './json.ts';
+import { renderHtml } from './html/page.ts';
 
 export type ReportFormat = 'md' | 'csv' | 'json' | 'html';
 export const reportFormats: ReportFormat[] = ['md', 'csv', 'json', 'html'];
+export const reportFiles: Record<ReportFormat, string> = { md: 'report.md', csv: 'results.csv', json: 'report.json', html: 'report.html' };
 
-/** Every report is rebuilt from the journal's rows alone. */
-export function writeReports(dir: string, rows: ResultRow[], opts: { formats: ReportFormat[] }): string[] {
+/**
+ * Every report is rebuilt from the journal's rows alone: summarize once, render each format.
+ * Async because the HTML's charts render through vega's asynchronous dataflow.
+ */
+export async function writeReports(dir: string, rows: readonly ResultRow[], opts: { formats?: readonly ReportFormat[] } = {}): Promise<string[]> {
   const summary = summarize(rows);
   const written: string[] = [];
-  const write = (name: string, text: string) => {
-    writeFileSync(join(dir, name), text);
-    written.push(join(dir, name));
-  };
-  for (const f of opts.formats) {
-    if (f === 'md') write('report.md', renderMarkdown(summary));
-    if (f === 'csv') write('results.csv', renderCsv(rows));
-    if (f === 'json') write('report.json', `${JSON.stringify(summary, null, 2)}\n`);
+  for (const format of opts.formats ?? reportFormats) {
+    const text =
+      format === 'md' ? renderMarkdown(summary)
+      : format === 'csv' ? renderCsv(rows)
+      : format === 'json' ? renderJson(summary)
+      : await renderHtml(summary, rows);
+    const file = join(dir, reportFiles[format]);
+    writeFileSync(file, text);
+    written.push(file);
   }
   return written;
 }

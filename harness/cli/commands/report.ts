@@ -29,6 +29,6 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
     } catch (err) {
       throw new InputError('bad_journal', (err as Error).message);
     }
-    for (const file of writeReports(args.dir, rows, { formats: formats as ReportFormat[] })) process.stdout.write(`${file}\n`);
+    for (const file of await writeReports(args.dir, rows, { formats: formats as ReportFormat[] })) process.stdout.write(`${file}\n`);
   },
 };

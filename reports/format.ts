@@ -1,0 +1,92 @@
+import type { AssertionKind } from '../harness/types.ts';
+import type { ArmSummary, Comparison, CriterionSummary, JudgeReliability, SurvivalCount } from './summary/types.ts';
+
+/** Number and cell formatting shared by the Markdown and HTML formatters (one way to write a number). */
+
+export const dash = '–';
+
+export function int(x: number | null): string {
+  if (x === null || !Number.isFinite(x)) return dash;
+  const s = String(Math.round(Math.abs(x)));
+  return (x < 0 && Math.round(x) !== 0 ? '-' : '') + s.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+export function num(x: number | null, digits = 2): string {
+  return x === null || !Number.isFinite(x) ? dash : x.toFixed(digits);
+}
+
+export function signed(x: number | null, digits = 2, unit = ''): string {
+  if (x === null || !Number.isFinite(x)) return dash;
+  const v = x.toFixed(digits);
+  if (Number(v) === 0) return `${(0).toFixed(digits)}${unit}`;
+  return `${x > 0 ? '+' : ''}${v}${unit}`;
+}
+
+export function pct(x: number | null, digits = 0): string {
+  return x === null || !Number.isFinite(x) ? dash : `${(x * 100).toFixed(digits)}%`;
+}
+
+export function signedPct(x: number | null): string {
+  return x === null ? dash : signed(x, 0, '%');
+}
+
+export function seconds(ms: number | null, signedForm = false): string {
+  if (ms === null) return dash;
+  return signedForm ? signed(ms / 1000, 1, ' s') : `${(ms / 1000).toFixed(1)} s`;
+}
+
+export function ci(c: [number, number] | null, digits = 2): string {
+  return c ? `[${c[0].toFixed(digits)}, ${c[1].toFixed(digits)}]` : dash;
+}
+
+export function pValue(p: number | null): string {
+  if (p === null) return dash;
+  return p < 0.001 ? '<0.001' : p.toFixed(3);
+}
+
+export function meanCi(s: CriterionSummary | undefined): string {
+  return s?.mean == null ? dash : `${s.mean.toFixed(2)} ${s.ci ? ci(s.ci) : '[–]'}`;
+}
+
+export function diffCi(c: Comparison | null): string {
+  return c?.diff == null ? dash : `${signed(c.diff)} ${c.ci ? ci(c.ci) : '[–]'}`;
+}
+
+export function mde(c: Comparison | null): string {
+  if (!c || c.mde80 === null) return dash;
+  return c.mde80 === 0 ? '0 (no variance)' : c.mde80.toFixed(2);
+}
+
+export function windowBeforeAfter(a: ArmSummary): string {
+  return `${int(a.tokens.windowBefore)} → ${int(a.tokens.windowAfter)}`;
+}
+
+export function passText(a: ArmSummary): string {
+  return a.pass ? `${a.pass.passed}/${a.pass.n}` : dash;
+}
+
+export function overstatedText(a: ArmSummary): string {
+  return `${a.overstated.runs}/${a.overstated.n}`;
+}
+
+/** "24/30 (80%)" from marks, "80% (mean of 30 cells)" from rates. */
+export function survivalText(c: SurvivalCount | undefined, source: string): string {
+  if (!c || c.rate === null) return dash;
+  return source === 'marks' ? `${c.kept}/${c.total} (${pct(c.rate)})` : `${pct(c.rate)} (mean of ${c.total} cells)`;
+}
+
+export function kindsPresent(arms: readonly ArmSummary[], kinds: readonly AssertionKind[]): AssertionKind[] {
+  return kinds.filter((k) => arms.some((a) => a.survival.answer[k] || a.survival.payload[k]));
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+export function agreementText(a: NonNullable<JudgeReliability['agreement']>[string]): string {
+  return `test-retest ${pct(a.exact)} exact, ${pct(a.withinOne)} within one point (${a.pairs} sample pairs over ${a.units} cells); Krippendorff α (ordinal) ${num(a.alpha)}`;
+}
+
+export function survivalAgreementText(s: NonNullable<JudgeReliability['survival']>): string {
+  return `LLM classification agrees with the deterministic matcher on ${pct(s.agreement)} of ${s.compared} marks (Cohen κ ${num(s.kappa)})`;
+}

@@ -1,0 +1,62 @@
+import type { AssertionKind, ResultRow } from '../../harness/types.ts';
+import { assertionKinds } from '../../harness/types.ts';
+import type { SurvivalCount, SurvivalSummary } from './types.ts';
+
+type Stage = 'payload' | 'answer';
+const stages: Stage[] = ['payload', 'answer'];
+
+/**
+ * Survival by kind at both stages. With the per-assertion marks in row.detail the counts are exact
+ * and the rate is pooled over assertions (the seed's "hedged statements survived 31%"); rows without
+ * detail only carry per-cell rates, so the rate is then their mean over cells and the counts are of
+ * cells, which the `source` field says.
+ */
+export function survivalSummary(ok: readonly ResultRow[]): SurvivalSummary {
+  const withMarks = ok.filter((r) => r.detail?.survival);
+  if (ok.length > 0 && withMarks.length === ok.length) return fromMarks(ok);
+  if (ok.some((r) => Object.keys(r.survival.answer).length > 0 || Object.keys(r.survival.payload).length > 0)) return fromRates(ok);
+  return { source: 'none', payload: {}, answer: {} };
+}
+
+function empty(): SurvivalCount {
+  return { kept: 0, overstated: 0, absent: 0, total: 0, rate: null };
+}
+
+function fromMarks(ok: readonly ResultRow[]): SurvivalSummary {
+  const out: SurvivalSummary = { source: 'marks', payload: {}, answer: {} };
+  for (const r of ok) {
+    for (const m of r.detail!.survival) {
+      for (const stage of stages) {
+        const c = (out[stage][m.kind] ??= empty());
+        c[m[stage]]++;
+        c.total++;
+      }
+    }
+  }
+  for (const stage of stages) for (const c of Object.values(out[stage])) c.rate = c.total ? c.kept / c.total : null;
+  return out;
+}
+
+function fromRates(ok: readonly ResultRow[]): SurvivalSummary {
+  const out: SurvivalSummary = { source: 'rates', payload: {}, answer: {} };
+  for (const stage of stages) {
+    for (const kind of assertionKinds) {
+      const rates = ok.map((r) => r.survival[stage][kind]).filter((v): v is number => typeof v === 'number');
+      if (rates.length === 0) continue;
+      const mean = rates.reduce((a, b) => a + b, 0) / rates.length;
+      out[stage][kind as AssertionKind] = { kept: 0, overstated: 0, absent: 0, total: rates.length, rate: mean };
+    }
+  }
+  return out;
+}
+
+/** Cells with at least one overstated assertion in the answer (the seed's "8 of 30 runs"). */
+export function overstatedSummary(ok: readonly ResultRow[]): { runs: number; n: number; assertions: number } {
+  let runs = 0;
+  let assertions = 0;
+  for (const r of ok) {
+    if (r.overstated_count > 0) runs++;
+    assertions += r.overstated_count;
+  }
+  return { runs, n: ok.length, assertions };
+}

@@ -1,0 +1,158 @@
+import type { AssertionKind } from '../../harness/types.ts';
+import type { PairedDifference, Verdict } from '../stats/paired.ts';
+
+/**
+ * What summarize(rows) computes once and every formatter renders (report.json is this object).
+ * Field-by-field documentation: docs/results.md. Everything here is a deterministic function of the
+ * rows as a set: row order, sharding and concurrency do not change it.
+ */
+export interface Summary {
+  schema: 'handoff-eval/summary@1';
+  runId: string;
+  /** True when any role ran on the sim provider: the numbers are a simulation, not a measurement. */
+  simulated: boolean;
+  /** The sentence every format carries for a simulated run; null otherwise. */
+  notice: string | null;
+  harnessVersion: string;
+  seed: number | null;
+  models: { source: string[]; receiver: string[]; judge: string[] };
+  cells: number;
+  ok: number;
+  errors: number;
+  /** Rows whose cell_id appeared more than once in the journal (the last one was used). */
+  duplicates: number;
+  method: MethodNote;
+  suites: SuiteSummary[];
+}
+
+/** How the numbers were made, stated in the summary itself so a reader of report.json need not guess. */
+export interface MethodNote {
+  level: number;
+  alpha: number;
+  interval: string;
+  pairing: string;
+  multiplicity: string;
+  mde: string;
+  bootstrap: string;
+  pass: string;
+  survival: string;
+}
+
+export interface SuiteSummary {
+  suite: string;
+  baselineArm: string;
+  /** False when the baseline arm has no rows in this run (e.g. filtered out with --arm). */
+  baselinePresent: boolean;
+  cases: number;
+  reps: number;
+  criteria: string[];
+  /** The criterion the pass-rate "score" uses: correctness when the suite has it, else its first. */
+  primaryCriterion: string | null;
+  /** Baseline first, then arms by name. */
+  arms: ArmSummary[];
+  judge: JudgeReliability;
+}
+
+export interface ArmSummary {
+  arm: string;
+  strategy: string;
+  params: Record<string, unknown>;
+  baseline: boolean;
+  cells: number;
+  ok: number;
+  errors: number;
+  errorCodes: Record<string, number>;
+  tokens: TokenSummary;
+  latency: LatencySummary;
+  scores: Record<string, CriterionSummary>;
+  pass: PassRate | null;
+  survival: SurvivalSummary;
+  overstated: { runs: number; n: number; assertions: number };
+  cost: { usd: number; perCellUsd: number | null; judgeUsd: number };
+}
+
+/** Means over ok cells. */
+export interface TokenSummary {
+  handoff: number | null;
+  windowBefore: number | null;
+  windowAfter: number | null;
+  /** (after − before) / before, in %: the seed's "+129%". Null when the receiver had no prior window. */
+  windowGrowthPct: number | null;
+  /** Window after vs the baseline arm's window after, in %. */
+  windowAfterVsBaselinePct: number | null;
+  handoffVsBaselinePct: number | null;
+  sourceOutput: number | null;
+  input: number | null;
+  output: number | null;
+}
+
+export interface LatencySummary {
+  p50: number | null;
+  p95: number | null;
+  mean: number | null;
+  /** p50 − the baseline arm's p50, in ms (the seed's "+4.1 s vs inline"). */
+  p50DeltaVsBaselineMs: number | null;
+}
+
+export interface CriterionSummary {
+  /** Scored cells. */
+  n: number;
+  /** Cells where the judge gave no score (null, never 0). */
+  unscored: number;
+  mean: number | null;
+  se: number | null;
+  ci: [number, number] | null;
+  clusters: number;
+  /** Null for the baseline arm itself, or when the baseline arm is absent. */
+  vsBaseline: Comparison | null;
+}
+
+export interface Comparison extends PairedDifference {
+  /** Holm-adjusted p across the arms compared with the baseline on this criterion. */
+  pHolm: number | null;
+  /** Comparisons in the Holm family. */
+  family: number;
+  /** From pHolm. */
+  verdict: Verdict;
+}
+
+export interface PassRate {
+  criterion: string;
+  threshold: number;
+  passed: number;
+  n: number;
+}
+
+export interface SurvivalCount {
+  kept: number;
+  overstated: number;
+  absent: number;
+  /** Assertions of this kind over all ok cells (from the survival marks). */
+  total: number;
+  /** kept / total; when only per-cell rates exist, their mean over cells. */
+  rate: number | null;
+}
+
+export interface SurvivalSummary {
+  /** 'marks' when rows carry detail.survival (counts exact); 'rates' when only per-cell rates exist. */
+  source: 'marks' | 'rates' | 'none';
+  payload: Partial<Record<AssertionKind, SurvivalCount>>;
+  answer: Partial<Record<AssertionKind, SurvivalCount>>;
+}
+
+export interface JudgeReliability {
+  /** Criterion judgements with no score, over all cells of the suite. */
+  errors: number;
+  unscored: Record<string, number>;
+  /** Judge samples per cell (max seen). */
+  samples: number;
+  /**
+   * Per criterion, when samples ≥ 2: test-retest over sample pairs within a cell (share exactly equal,
+   * share within one point) and Krippendorff's α (ordinal) over the k samples.
+   */
+  agreement: Record<string, { units: number; pairs: number; exact: number | null; withinOne: number | null; alpha: number | null }> | null;
+  /** Why agreement is null. */
+  gap: string | null;
+  /** Where the LLM survival classification ran: its agreement with the deterministic matcher. */
+  survival: { compared: number; agreement: number | null; kappa: number | null } | null;
+}

@@ -1,0 +1,110 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { summarize } from '../../reports/summarize.ts';
+import { renderHtml } from '../../reports/html/page.ts';
+import { syntheticRows } from './synthetic.ts';
+
+/**
+ * Transcript and model text is untrusted: a tool result or an answer can hold markup. The report is
+ * rendered in a real headless Chromium with payloads in every text field; nothing may execute. The
+ * page's CSP would block scripts on its own, so the page is also loaded with the CSP removed — the
+ * escaping must hold by itself — and a positive control proves the detector sees an execution.
+ */
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const hasChromium = existsSync(chromiumPath);
+if (!hasChromium) console.warn(`html-xss: SKIPPED — no chromium binary at ${chromiumPath} (.ci/run installs Debian's chromium; or set CHROMIUM_PATH)`);
+
+const hit = (n: number) => `window.__pwned=(window.__pwned||[]).concat(${n})`;
+const payloads = [
+  `<script>${hit(1)};document.title='PWNED'</script>`,
+  `<img src=x onerror="${hit(2)}">`,
+  `"><svg onload="${hit(3)}"></svg>`,
+  `</pre></details><script>${hit(4)}</script>`,
+  `<iframe srcdoc="<script>parent.${hit(5)}</script>"></iframe>`,
+  `'><body onload='${hit(6)}'>`,
+].join('\n');
+
+function hostileRows() {
+  return syntheticRows({
+    seed: 9, cases: 2, reps: 2, arms: ['inline', `arm<img src=x onerror="${hit(7)}">`], suite: `suite<script>${hit(8)}</script>`,
+    text: { seen: payloads, answer: payloads, system: payloads, rationale: payloads, evidence: payloads, error: payloads },
+  }).map((r, i) => ({ ...r, case_id: i < 4 ? `case<script>${hit(9)}</script>` : r.case_id, strategy: `<img src=x onerror="${hit(10)}">`, detail: { ...r.detail!, artifacts: { summary: payloads } } }));
+}
+
+describe.skipIf(!hasChromium)(`report.html in headless Chromium (${chromiumPath})`, () => {
+  let ctx: BrowserContext;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'handoff-xss-'));
+    ctx = await chromium.launchPersistentContext(join(dir, 'profile'), {
+      executablePath: chromiumPath,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  });
+
+  afterAll(async () => {
+    await ctx?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function load(name: string, html: string) {
+    const file = join(dir, name);
+    writeFileSync(file, html);
+    const page = await ctx.newPage();
+    const requests: string[] = [];
+    const dialogs: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await page.goto(`file://${file}`, { waitUntil: 'load' });
+    // Browser-side code as strings: the test compiles without the DOM lib.
+    const nextFrame = 'new Promise((resolve) => requestAnimationFrame(() => resolve(null)))';
+    await page.evaluate(nextFrame);
+    await page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })");
+    await page.evaluate(nextFrame);
+    const state = (await page.evaluate(`({
+      pwned: window.__pwned ?? null,
+      title: document.title,
+      active: document.querySelectorAll('script, iframe, object, embed, img').length,
+      handlers: [...document.querySelectorAll('*')].flatMap((el) => [...el.attributes].filter((a) => a.name.startsWith('on')).map((a) => el.tagName + '.' + a.name)),
+      text: document.body.innerText,
+    })`)) as { pwned: number[] | null; title: string; active: number; handlers: string[]; text: string };
+    await page.close();
+    return { ...state, requests: requests.filter((u) => u !== `file://${file}`), dialogs };
+  }
+
+  it('the detector sees an unescaped payload execute (positive control)', async () => {
+    const r = await load('control.html', `<!doctype html><html><body>${payloads}</body></html>`);
+    expect(r.pwned).not.toBeNull();
+    expect(r.pwned!.length).toBeGreaterThanOrEqual(2);
+  });
+
+  for (const variant of ['as written', 'with its CSP removed'] as const) {
+    it(`runs nothing and fetches nothing, ${variant}`, async () => {
+      const rows = hostileRows();
+      let html = await renderHtml(summarize(rows), rows);
+      if (variant !== 'as written') {
+        html = html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '');
+        expect(html).not.toContain('Content-Security-Policy');
+      }
+      const r = await load(`report-${variant.length}.html`, html);
+      expect(r.pwned).toBeNull();
+      expect(r.title).not.toBe('PWNED');
+      expect(r.dialogs).toEqual([]);
+      expect(r.active).toBe(0);
+      expect(r.handlers).toEqual([]);
+      expect(r.requests).toEqual([]);
+      // The payloads are shown as text, not dropped.
+      expect(r.text).toContain(`<script>${hit(1)};document.title='PWNED'</script>`);
+      expect(r.text).toContain(`<img src=x onerror="${hit(2)}">`);
+      expect(r.text).toContain('case<script>');
+    });
+  }
+});
