@@ -1,20 +1,25 @@
-import type { Case, ChatMessage, CheckResult, Handoff } from '../harness/types.ts';
+import type { Case, ChatMessage, CheckResult, Handoff, TruncationMarker } from '../harness/types.ts';
 import { indexText, lineWithAll } from '../harness/text/cues.ts';
-import { recapSignature } from '../harness/providers/sim/answer.ts';
 import { renderMessage } from '../strategies/render.ts';
+import { handoffPhrases, recapSignature } from './signals.ts';
 
-/** Phrases of a hand-off narrative; out of place in a session the agent owned from its first turn. */
-export const handoffPhrases = ['handed off', 'hand-off', 'handoff from', 'the primary agent', 'as handed over', 'as received from'];
+export { handoffPhrases } from './signals.ts';
 
-/** Deterministic checks on a cell: recap signature, hand-off language, markers, pairing, second assignment. */
+/**
+ * Deterministic checks on a cell — no model involved, so they are exact and free:
+ * - no_recap_signature: the answer does not contain the recap signature ADR 0093's addendum measured;
+ * - no_handoff_language (owned sessions only): no hand-off narrative where no hand-off happened;
+ * - markers_present: every truncation marker the strategy recorded is rendered where the receiver
+ *   sees it, and a count in a marker matches what was dropped;
+ * - tool_pairing_intact: every tool call the receiver sees has its result after it, and vice versa;
+ * - no_second_assignment (spawn cases with an orchestration request): the child did its own task only.
+ */
 export function runChecks(c: Case, handoff: Handoff, answer: string): CheckResult[] {
   const out: CheckResult[] = [];
   const ans = indexText(answer);
-  out.push({ name: 'no_recap_signature', passed: !ans.has(recapSignature), detail: ans.has(recapSignature) ? `answer contains "${recapSignature}"` : 'no recap signature' });
-  if (c.sessionShape === 'owned') {
-    const found = handoffPhrases.filter((p) => ans.has(p));
-    out.push({ name: 'no_handoff_language', passed: found.length === 0, detail: found.length ? `owned session, answer says: ${found.join(', ')}` : 'owns the session' });
-  }
+  const recap = ans.has(recapSignature);
+  out.push({ name: 'no_recap_signature', passed: !recap, detail: recap ? `answer contains "${recapSignature}"` : 'no recap signature' });
+  if (c.sessionShape === 'owned') out.push(handoffLanguageCheck(answer));
   out.push(markersCheck(handoff));
   out.push(pairingCheck(handoff.messages));
   if (c.reference.orchestration) {
@@ -24,21 +29,69 @@ export function runChecks(c: Case, handoff: Handoff, answer: string): CheckResul
   return out;
 }
 
-/** Every truncation the strategy recorded is actually present, as text, in what the receiver sees. */
-function markersCheck(h: Handoff): CheckResult {
-  const seen = [h.system, ...h.messages.map(renderMessage)].join('\n');
-  const missing = h.stats.markers.filter((m) => !seen.includes(m.text));
-  return { name: 'markers_present', passed: missing.length === 0, detail: missing.length ? `${missing.length} marker(s) recorded but not rendered` : `${h.stats.markers.length} marker(s), all rendered` };
+export function handoffLanguageCheck(answer: string): CheckResult {
+  const ans = indexText(answer);
+  const found = handoffPhrases.filter((p) => ans.has(p));
+  return { name: 'no_handoff_language', passed: found.length === 0, detail: found.length ? `owned session, answer says: ${found.join(', ')}` : 'owns the session' };
 }
 
-/** Every tool call in the receiver's messages has its result, and no result lacks its call. */
-export function pairingCheck(messages: ChatMessage[]): CheckResult {
-  const calls = new Set<string>();
-  const results = new Set<string>();
-  for (const m of messages) {
-    for (const c of m.toolCalls ?? []) calls.add(c.id);
-    for (const r of m.toolResults ?? []) results.add(r.callId);
+/**
+ * Markers, two ways: rendered (each recorded marker text occurs in the receiver's view at least as
+ * often as it was recorded) and honest (a marker that states a number states the number dropped).
+ * Items dropped with no marker at all are noted in the detail but do not fail the check: from the
+ * stats alone a silent truncation (legacy brick) cannot be told from a deliberate omission (a summary
+ * standing in for the turns, an isolated spawn); `markers_count` on the row shows the former.
+ */
+export function markersCheck(h: Handoff): CheckResult {
+  const seen = [h.system, ...h.messages.map(renderMessage)].join('\n');
+  const problems: string[] = [];
+  const recorded = new Map<string, number>();
+  for (const m of h.stats.markers) recorded.set(m.text, (recorded.get(m.text) ?? 0) + 1);
+  for (const [text, n] of recorded) {
+    const rendered = occurrences(seen, text);
+    if (rendered < n) problems.push(`"${text}" recorded ${n}×, rendered ${rendered}×`);
   }
-  const unpaired = [...calls].filter((id) => !results.has(id)).length + [...results].filter((id) => !calls.has(id)).length;
-  return { name: 'tool_pairing_intact', passed: unpaired === 0, detail: unpaired ? `${unpaired} call(s)/result(s) without their pair` : `${calls.size} call(s), all paired` };
+  for (const m of h.stats.markers) {
+    const wrong = countMismatch(m);
+    if (wrong) problems.push(wrong);
+  }
+  const n = h.stats.markers.length;
+  const ok = n ? `${n} marker(s), all rendered, counts match` : h.stats.dropped > 0 ? `no markers; ${h.stats.dropped} item(s) not passed on (truncated silently, or omitted by design)` : 'nothing truncated';
+  return { name: 'markers_present', passed: problems.length === 0, detail: problems.length ? problems.join('; ') : ok };
+}
+
+/** A marker with numbers in it must state the amount dropped; one without numbers cannot be checked. */
+export function countMismatch(m: TruncationMarker): string | undefined {
+  const numbers = (m.text.match(/\d[\d,]*/g) ?? []).map((x) => Number(x.replace(/,/g, '')));
+  if (numbers.length === 0 || numbers.includes(m.dropped)) return undefined;
+  return `"${m.text}" says ${numbers.join('/')} but ${m.dropped} ${m.kind === 'result' ? 'characters were' : 'were'} dropped`;
+}
+
+function occurrences(haystack: string, needle: string): number {
+  if (!needle) return 0;
+  let n = 0;
+  for (let i = haystack.indexOf(needle); i >= 0; i = haystack.indexOf(needle, i + needle.length)) n++;
+  return n;
+}
+
+/** Every tool call in the receiver's messages has its result in a later message, and no result lacks its call. */
+export function pairingCheck(messages: readonly ChatMessage[]): CheckResult {
+  const callAt = new Map<string, number>();
+  const problems: string[] = [];
+  const resultFor = new Set<string>();
+  messages.forEach((m, i) => {
+    for (const c of m.toolCalls ?? []) {
+      if (callAt.has(c.id)) problems.push(`call ${c.id} appears twice`);
+      callAt.set(c.id, i);
+    }
+    for (const r of m.toolResults ?? []) {
+      const at = callAt.get(r.callId);
+      if (at === undefined) problems.push(`result ${r.callId} without its call before it`);
+      else if (at >= i) problems.push(`result ${r.callId} in the same message as its call`);
+      if (resultFor.has(r.callId)) problems.push(`call ${r.callId} has two results`);
+      resultFor.add(r.callId);
+    }
+  });
+  for (const id of callAt.keys()) if (!resultFor.has(id)) problems.push(`call ${id} without its result`);
+  return { name: 'tool_pairing_intact', passed: problems.length === 0, detail: problems.length ? problems.slice(0, 5).join('; ') + (problems.length > 5 ? `; … ${problems.length - 5} more` : '') : `${callAt.size} call(s), all paired` };
 }

@@ -1,28 +1,62 @@
-import type { Case, Handoff } from '../harness/types.ts';
+import type { Case, CellDetail, CheckResult, CriterionScore, Handoff, ResultRow, SurvivalResult } from '../harness/types.ts';
 import { judgeCriteria, type JudgeCall } from './criterion-judge.ts';
 import { overstatedCount, survival, survivalRates } from './survival.ts';
+import { classifySurvival } from './survival-llm.ts';
 import { runChecks } from './checks.ts';
 
+export interface JudgeCellOptions {
+  /** Criterion-judge samples per cell, aggregated by median. @default 1 */
+  samples: number;
+  /** The judge role's provider; the LLM survival classification runs by default only when it is not 'sim'. */
+  provider?: string;
+  /** LLM survival classification: 'auto' = only with a real judge provider. @default 'auto' */
+  classify?: 'auto' | 'on' | 'off';
+  /** Criterion-judge temperature. @default 0 for one sample, 1 for several */
+  temperature?: number;
+  /** false: no LLM criterion judge (scores stay empty). @default true */
+  criteria?: boolean;
+}
+
+export type JudgedFields = Pick<ResultRow, 'scores' | 'judge_errors' | 'survival' | 'overstated_count' | 'survival_agreement' | 'checks' | 'markers_count' | 'tool_calls_visible' | 'handoff_tokens' | 'handoff_chars'>;
+
+export interface JudgedCell {
+  fields: JudgedFields;
+  detail: Pick<CellDetail, 'judge' | 'survival' | 'survival_llm_errors'>;
+}
+
 /** Every judge of one cell: criterion scores, survival at both stages, deterministic checks → row fields + detail. */
-export async function judgeCell(c: Case, h: Handoff, answer: string, call: JudgeCall, judgeConfig: { samples: number }) {
-  const judge = await judgeCriteria(c, answer, c.criteria, judgeConfig.samples, call);
-  const surv = survival(c.assertions, h.payload, answer);
-  const checks = runChecks(c, h, answer);
-  const scores: Record<string, number | null> = {};
-  for (const s of judge.scores) scores[s.criterion] = s.score;
+export async function judgeCell(c: Case, h: Handoff, answer: string, call: JudgeCall, opts: JudgeCellOptions): Promise<JudgedCell> {
+  // criteria: false (config judge.criteria) skips the LLM criterion judge: no judge call for it at all.
+  const judge = opts.criteria === false ? { scores: [] } : await judgeCriteria(c, answer, c.criteria, { samples: opts.samples, temperature: opts.temperature }, call);
+  const det = survival(c.assertions, h.payload, answer);
+  const llm = classifyWanted(opts) ? await classifySurvival(call, c.id, c.assertions, c.reference, det, { payload: h.payload, answer }) : undefined;
+  const checks: CheckResult[] = runChecks(c, h, answer);
+  const results: SurvivalResult[] = llm?.results ?? det;
   return {
     fields: {
-      scores,
+      scores: scoresOf(judge.scores),
       judge_errors: judge.scores.filter((s) => s.score === null).length,
-      survival: { payload: survivalRates(surv, 'payload'), answer: survivalRates(surv, 'answer') },
-      overstated_count: overstatedCount(surv),
+      survival: { payload: survivalRates(det, 'payload'), answer: survivalRates(det, 'answer') },
+      overstated_count: overstatedCount(det),
+      survival_agreement: llm?.agreement ?? null,
       checks,
       markers_count: h.stats.markers.length,
       tool_calls_visible: h.stats.toolCallsVisible,
       handoff_tokens: h.stats.tokens,
       handoff_chars: h.stats.chars,
     },
-    detail: { judge: judge.scores, survival: surv },
+    detail: { judge: judge.scores, survival: results, ...(llm?.errors.length ? { survival_llm_errors: llm.errors } : {}) },
   };
 }
 
+/** The design: "an LLM classification runs with real providers" — so not with the sim judge unless forced on. */
+export function classifyWanted(opts: Pick<JudgeCellOptions, 'classify' | 'provider'>): boolean {
+  const mode = opts.classify ?? 'auto';
+  return mode === 'on' || (mode === 'auto' && opts.provider !== undefined && opts.provider !== 'sim');
+}
+
+function scoresOf(scores: CriterionScore[]): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  for (const s of scores) out[s.criterion] = s.score;
+  return out;
+}

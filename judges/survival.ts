@@ -5,7 +5,11 @@ import { indexText, matchClaim, type TextIndex } from '../harness/text/cues.ts';
 /**
  * Assumption survival, deterministic: for each labelled assertion, at the payload the receiver got
  * and in its final answer — kept (with its qualifier, where it has one), overstated (a hedge,
- * assumption or open question now stated as fact) or absent.
+ * assumption or open question now stated as fact) or absent. The matcher is harness/text/cues.ts:
+ * all of a claim's cues on one line (case-insensitive) make it present; one of its qualifier cues on
+ * that line or the line before makes it qualified; one qualified occurrence anywhere is enough. A
+ * confident claim is kept or absent, never overstated. The row's rates come from this matcher
+ * always; the LLM reading (survival-llm.ts) is recorded beside it, never instead of it.
  */
 export function markOf(a: Assertion, text: TextIndex): SurvivalMark {
   const m = matchClaim(text, a);
