@@ -1,12 +1,15 @@
 import type { Case } from '../harness/types.ts';
 import { CaseValidationError } from '../harness/errors.ts';
-import { indexText, matchClaim } from '../harness/text/cues.ts';
+import { allOnLine, indexText, matchClaim } from '../harness/text/cues.ts';
 import { viewOf } from '../harness/transcript/view.ts';
 
 /**
  * Checks of meaning the schema cannot express: labels that would make the survival matcher lie.
  * - a claim's own text must match its cues without a qualifier; a hedge's statement must carry one;
- * - caveats and contradictions name existing assertions; the spawn call exists in the source.
+ * - caveats and contradictions name existing assertions; the spawn call exists in the source;
+ * - a reference fact's or evidence item's own text (and the orchestration request) carries all of its
+ *   cues on one line: the sim states a fact by its text and the judge finds it by its cues, so a text
+ *   without its cues could never be recognised, even when quoted verbatim.
  */
 export function checkCase(c: Case, file: string): void {
   const fail = (field: string, detail: string): never => {
@@ -25,6 +28,10 @@ export function checkCase(c: Case, file: string): void {
     if (claim.qualified) fail(`assertions[${i}].claim`, 'must be the bare proposition, without a qualifier cue');
     if (!statement.qualified) fail(`assertions[${i}].statement`, `must carry one of its qualifier cues (${a.qualifierCues!.join(' | ')})`);
   });
+  checkCueItems(c.reference.facts, 'reference.facts', fail);
+  checkCueItems(c.reference.evidence ?? [], 'reference.evidence', fail);
+  const o = c.reference.orchestration;
+  if (o && !allOnLine(o.request.toLowerCase(), o.cues.map((x) => x.toLowerCase()))) fail('reference.orchestration.request', `does not contain all of its cues on one line (${o.cues.join(' | ')})`);
   c.reference.caveats.forEach((id, i) => ids.has(id) || fail(`reference.caveats[${i}]`, `no assertion with id "${id}"`));
   c.reference.contradictions?.forEach((x, i) => x.between.forEach((id) => ids.has(id) || fail(`reference.contradictions[${i}]`, `no assertion with id "${id}"`)));
   if (c.direction === 'spawn' && c.spawnCallId) {
@@ -33,4 +40,13 @@ export function checkCase(c: Case, file: string): void {
   }
   if (c.source.messages.length === 0) fail('source.messages', 'the source transcript is empty');
   viewOf(c.source);
+}
+
+function checkCueItems(items: { id: string; text: string; cues: string[] }[], field: string, fail: (field: string, detail: string) => never): void {
+  const seen = new Set<string>();
+  items.forEach((item, i) => {
+    if (seen.has(item.id)) fail(`${field}[${i}].id`, `duplicate id "${item.id}"`);
+    seen.add(item.id);
+    if (!indexText(item.text).getLines().some((l) => allOnLine(l, item.cues))) fail(`${field}[${i}].text`, `does not contain all of its cues on one line (${item.cues.join(' | ')})`);
+  });
 }

@@ -120,7 +120,9 @@ function readJson(file: string): unknown {
 
 function schemaError(file: string, caseId: string | undefined, errors: ErrorObject[] | null | undefined): CaseValidationError {
   const e = errors?.[0];
-  const field = e ? (e.instancePath.replace(/^\//, '').replace(/\//g, '.') || '(root)') + (e.params && 'missingProperty' in e.params ? `.${String(e.params.missingProperty)}` : '') : '(root)';
+  // The field a reader must fix: the missing or unexpected property itself, not its parent object.
+  const named = e?.params && 'missingProperty' in e.params ? e.params.missingProperty : e?.params && 'additionalProperty' in e.params ? e.params.additionalProperty : undefined;
+  const field = e ? (e.instancePath.replace(/^\//, '').replace(/\//g, '.') || '(root)') + (named !== undefined ? `.${String(named)}` : '') : '(root)';
   const extra = e?.params && 'additionalProperty' in e.params ? ` "${String(e.params.additionalProperty)}"` : '';
   return new CaseValidationError(file, caseId, field.replace(/^\(root\)\./, ''), `${e?.message ?? 'invalid'}${extra}`);
 }
