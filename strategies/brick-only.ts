@@ -11,7 +11,9 @@ import { framings } from './framing.ts';
  * receiver. With `history: 'text'` (default, as ADR 0029's buildAgentHistoryFull) the user and
  * assistant text of the session stays, trimmed drop-oldest within the budget left after the brick;
  * `history: 'none'` passes the brick and nothing else. `markers: false` reproduces the silent legacy
- * truncation; `markers: true` gives ADR 0093 C's explicit markers, so C can be ablated on its own.
+ * truncation; `markers: true` gives ADR 0093 C's explicit markers (in the brick, and for the oldest
+ * text messages dropped to fit the budget), so C can be ablated on its own. The brick is orientation in
+ * the system prompt and — as ADR 0029 did — its size is subtracted from the message budget.
  */
 export const brickOnly = defineStrategy<{ resultCap: number; contextBudgetChars: number; markers: boolean; framing: string; history: string }>({
   name: 'brick-only',
@@ -28,16 +30,23 @@ export const brickOnly = defineStrategy<{ resultCap: number; contextBudgetChars:
     const brick = buildBrick(ctx.case.source, { resultCap: params.resultCap, budgetChars: params.contextBudgetChars, markers: params.markers });
     const framing = params.framing === 'continuity' ? framings.continuity : framings.handoff;
     const orientation = `${framing}\n\n[brick]\n${brick.text}`;
+    const markers = [...brick.markers];
     let messages: ChatMessage[];
     let droppedText = 0;
     if (ctx.case.receiverHistory) {
       messages = attachReturn(receiverHistory(ctx), brick.text, 'Summary brick from the other agent:');
     } else {
       const text = params.history === 'text' ? textHistory(ctx.case.source.messages) : [];
-      const budget = ctx.budgetTokens - countTokens(orientation);
+      // ADR 0093 Context 3: the legacy path subtracts the orientation from the same message budget.
+      const budget = ctx.budgetTokens - countTokens(orientation) - (params.markers ? TEXT_MARKER_RESERVE : 0);
       while (text.length > 0 && messagesTokens(text) > budget) {
         text.shift();
         droppedText++;
+      }
+      if (droppedText > 0 && params.markers) {
+        const marker = textMarker(droppedText);
+        markers.push({ text: marker, kind: 'messages', dropped: droppedText });
+        text.unshift({ role: 'system', text: marker });
       }
       messages = text;
     }
@@ -45,13 +54,16 @@ export const brickOnly = defineStrategy<{ resultCap: number; contextBudgetChars:
       system: ctx.case.receiverHistory ? framings.parent : orientation,
       messages,
       payload: brick.text,
-      markers: brick.markers,
+      markers,
       retained: brick.turnsKept,
       dropped: brick.turnsDropped + droppedText,
-      artifacts: { brick: brick.text },
+      artifacts: { brick: brick.text, ...(droppedText ? { droppedTextMessages: droppedText } : {}) },
     });
   },
 });
+
+export const textMarker = (n: number) => `(earlier conversation omitted — ${n} message${n === 1 ? '' : 's'})`;
+const TEXT_MARKER_RESERVE = 24;
 
 /** The session's user and assistant text, without tool calls or results (what ADR 0029 kept). */
 function textHistory(messages: readonly ChatMessage[]): ChatMessage[] {

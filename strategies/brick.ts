@@ -3,10 +3,13 @@ import { viewOf } from '../harness/transcript/view.ts';
 import { formatCall } from './render.ts';
 
 /**
- * The summary "brick" (ADR 0029): per-turn lines, each tool result capped, newest turns first until
- * the character budget, oldest dropped. With `markers` (ADR 0093 C) every cut says so; without, the
- * legacy brick truncates silently. ADR 0093 C also keeps a head+tail of a single over-budget turn
- * instead of emptying the brick; the legacy brick drops it.
+ * The summary "brick" (ADR 0029): per-turn lines — the user request, the agents' text, each tool call
+ * with its result capped at `resultCap` characters — newest turns first until `budgetChars`, oldest
+ * dropped. The legacy brick (`markers: false`) cuts silently and drops a single over-budget turn
+ * (emptying the brick). ADR 0093 C (`markers: true`): every cut is explicit — a capped result ends with
+ * `… (truncated — full result in the session history)`, dropped turns are announced by
+ * `(earlier activity omitted — N turns)`, a result cleared at capture time says so — and a single
+ * over-budget turn keeps a head+tail of itself. The brick never exceeds `budgetChars`, markers included.
  */
 export interface BrickOptions {
   resultCap: number;
@@ -16,6 +19,7 @@ export interface BrickOptions {
 
 export interface Brick {
   text: string;
+  /** Markers present in `text` (a marker of a turn that was then dropped is not listed). */
   markers: TruncationMarker[];
   turnsKept: number;
   turnsDropped: number;
@@ -24,67 +28,96 @@ export interface Brick {
 export const resultMarker = '… (truncated — full result in the session history)';
 export const turnsMarker = (n: number) => `(earlier activity omitted — ${n} turn${n === 1 ? '' : 's'})`;
 export const turnCutMarker = (n: number) => `… (${n} characters of this turn omitted) …`;
+export const clearedResult = '(result cleared at capture time)';
+
+interface Block {
+  text: string;
+  /** Markers placed in this block, with their offset in `text`. */
+  markers: { marker: TruncationMarker; at: number }[];
+}
+
+/** The longest turns-omitted marker, reserved whenever not every turn fits. */
+const TURNS_MARKER_RESERVE = turnsMarker(999_999).length + 1;
 
 export function buildBrick(transcript: Transcript, opts: BrickOptions): Brick {
-  const markers: TruncationMarker[] = [];
-  const blocks = viewOf(transcript).turns.map((t) => turnBlock(transcript, t, opts, markers));
-  const kept: string[] = [];
+  const blocks = viewOf(transcript).turns.map((t) => turnBlock(transcript, t, opts));
+  const totalChars = blocks.reduce((n, b) => n + b.text.length + 1, 0) - 1;
+  const budget = totalChars <= opts.budgetChars ? opts.budgetChars : opts.budgetChars - (opts.markers ? TURNS_MARKER_RESERVE : 0);
+  const kept: Block[] = [];
   let used = 0;
   let i = blocks.length - 1;
   for (; i >= 0; i--) {
     const b = blocks[i]!;
-    if (used + b.length + 1 > opts.budgetChars) break;
+    const cost = b.text.length + (kept.length ? 1 : 0);
+    if (used + cost > budget) break;
     kept.unshift(b);
-    used += b.length + 1;
+    used += cost;
   }
-  if (kept.length === 0 && i >= 0 && opts.markers) {
-    kept.unshift(headTail(blocks[i]!, opts.budgetChars, markers));
+  if (kept.length === 0 && i >= 0 && opts.markers && budget > 0) {
+    kept.unshift(headTail(blocks[i]!, budget));
     i--;
   }
   const dropped = i + 1;
+  const markers = kept.flatMap((b) => b.markers.map((m) => m.marker));
+  const texts = kept.map((b) => b.text);
   if (dropped > 0 && opts.markers) {
     const marker = turnsMarker(dropped);
-    markers.push({ text: marker, kind: 'turns', dropped });
-    kept.unshift(marker);
+    markers.unshift({ text: marker, kind: 'turns', dropped });
+    texts.unshift(marker);
   }
-  return { text: kept.join('\n'), markers, turnsKept: blocks.length - dropped, turnsDropped: dropped };
+  return { text: texts.join('\n'), markers, turnsKept: blocks.length - dropped, turnsDropped: dropped };
 }
 
-function turnBlock(t: Transcript, turn: Turn, opts: BrickOptions, markers: TruncationMarker[]): string {
-  const lines: string[] = [`Turn ${turn.index + 1}${turn.userText ? ` — user: ${oneLine(turn.userText)}` : ''}`];
-  const trail = new Map(turn.trail.map((x) => [x.messageIndex, x] as const));
+function turnBlock(t: Transcript, turn: Turn, opts: BrickOptions): Block {
+  const block: Block = { text: '', markers: [] };
+  const lines: string[] = [];
+  let offset = 0;
+  const push = (line: string) => {
+    lines.push(line);
+    offset += line.length + 1;
+  };
+  push(`Turn ${turn.index + 1}${turn.userText ? ` — user: ${oneLine(turn.userText)}` : ''}`);
+  const results = viewOf(t).results;
   for (let i = turn.start; i < turn.end; i++) {
     const m = t.messages[i]!;
     if (m.role !== 'assistant') continue;
     const who = m.agent ?? 'assistant';
-    if (m.text) lines.push(`  ${who}: ${oneLine(m.text)}`);
+    if (m.text && m.text.trim()) push(`  ${who}: ${oneLine(m.text)}`);
     for (const call of m.toolCalls ?? []) {
-      const result = viewOf(t).results.get(call.id);
-      lines.push(`  ${who} called ${formatCall(call)} → ${result ? capResult(result.content, opts, markers) : '(no result)'}`);
+      const result = results.get(call.id);
+      const head = `  ${who} called ${oneLine(formatCall(call))} → `;
+      const body = result ? capResult(result.content, opts) : { text: '(no result)' };
+      if (body.marker) block.markers.push({ marker: body.marker, at: offset + head.length + body.text.length - body.marker.text.length });
+      push(head + body.text);
     }
   }
-  void trail;
-  return lines.join('\n');
+  block.text = lines.join('\n');
+  return block;
 }
 
-function capResult(content: string, opts: BrickOptions, markers: TruncationMarker[]): string {
+function capResult(content: string, opts: BrickOptions): { text: string; marker?: TruncationMarker } {
   const flat = oneLine(content);
-  if (flat.length <= opts.resultCap) return flat;
-  if (!opts.markers) return flat.slice(0, opts.resultCap);
-  markers.push({ text: resultMarker, kind: 'result', dropped: flat.length - opts.resultCap });
-  return `${flat.slice(0, opts.resultCap)} ${resultMarker}`;
+  if (flat === '') return { text: opts.markers ? clearedResult : '' };
+  if (flat.length <= opts.resultCap) return { text: flat };
+  if (!opts.markers) return { text: flat.slice(0, opts.resultCap) };
+  const marker = { text: resultMarker, kind: 'result', dropped: flat.length - opts.resultCap };
+  return { text: `${flat.slice(0, opts.resultCap)} ${resultMarker}`, marker };
 }
 
-function headTail(block: string, budget: number, markers: TruncationMarker[]): string {
-  const omitted = block.length - budget;
-  const marker = turnCutMarker(omitted + 0);
-  const room = Math.max(0, budget - marker.length - 2);
+/** A single over-budget turn keeps its head and tail (ADR 0093 C, textbudget.SummarizeLong). */
+function headTail(block: Block, budget: number): Block {
+  const probe = turnCutMarker(block.text.length);
+  const room = Math.max(0, budget - probe.length - 2);
   const head = Math.ceil(room / 2);
   const tail = room - head;
-  const cut = block.length - head - tail;
-  const text = `${block.slice(0, head)}\n${turnCutMarker(cut)}\n${block.slice(block.length - tail)}`;
-  markers.push({ text: turnCutMarker(cut), kind: 'brick', dropped: cut });
-  return text;
+  const cut = block.text.length - head - tail;
+  const marker = turnCutMarker(cut);
+  const tailFrom = block.text.length - tail;
+  const inside = (at: number, len: number) => at + len <= head || at >= tailFrom;
+  const shift = (at: number) => (at < head ? at : at - tailFrom + head + marker.length + 2);
+  const markers = block.markers.filter((m) => inside(m.at, m.marker.text.length)).map((m) => ({ marker: m.marker, at: shift(m.at) }));
+  markers.push({ marker: { text: marker, kind: 'brick', dropped: cut }, at: head + 1 });
+  return { text: `${block.text.slice(0, head)}\n${marker}\n${block.text.slice(tailFrom)}`, markers };
 }
 
 function oneLine(text: string): string {

@@ -1,7 +1,36 @@
-import type { ChatMessage, Handoff, HandoffStats, ModelResponse, StrategyContext, ToolSpec, Transcript, TruncationMarker, ToolCall } from '../harness/types.ts';
+import type { Case, ChatMessage, Message, Handoff, HandoffStats, ModelResponse, SimHints, StrategyContext, ToolSpec, Transcript, TruncationMarker, ToolCall } from '../harness/types.ts';
 import { countTokens } from '../harness/tokens.ts';
 import { allTrailItems } from '../harness/transcript/view.ts';
 import { formatArgs, renderMessage } from './render.ts';
+import { narrateCall } from './narrate.ts';
+import { fence } from '../harness/text/fence.ts';
+
+/**
+ * A session's messages as chat messages a model API accepts: a call that never got a result (the agent
+ * stopped mid-call) cannot be replayed as a tool call, so it is narrated in a system line right after
+ * its message — `[<name> called <tool>(<args>)]` / `[result: (none recorded)]` — like parity-narration
+ * and the own replay do; a result whose call is not in the session is narrated the same way.
+ */
+export function replayable(messages: readonly Message[]): ChatMessage[] {
+  const calls = new Set<string>();
+  const answered = new Set<string>();
+  for (const m of messages) for (const c of m.toolCalls ?? []) calls.add(c.id);
+  for (const m of messages) for (const r of m.toolResults ?? []) if (calls.has(r.callId)) answered.add(r.callId);
+  const out: ChatMessage[] = [];
+  for (const m of messages) {
+    const chat = toChat(m);
+    const orphans = (m.toolCalls ?? []).filter((c) => !answered.has(c.id));
+    const strays = (m.toolResults ?? []).filter((r) => !calls.has(r.callId));
+    if (orphans.length) chat.toolCalls = m.toolCalls!.filter((c) => answered.has(c.id));
+    if (strays.length) chat.toolResults = m.toolResults!.filter((r) => calls.has(r.callId));
+    if (!chat.toolCalls?.length) delete chat.toolCalls;
+    if (!chat.toolResults?.length) delete chat.toolResults;
+    if (chat.text !== undefined || chat.toolCalls || chat.toolResults) out.push(chat);
+    const notes = [...orphans.map((c) => narrateCall(m.agent, c, undefined, Infinity, [])), ...strays.map((r) => `[result of a call not in this session (${r.callId}): ${fence(r.content).text}]`)];
+    if (notes.length) out.push({ role: 'system', text: notes.join('\n') });
+  }
+  return out;
+}
 
 /** The receiver's own history before the handoff (the parent's window for a return), as chat messages. */
 export function receiverHistory(ctx: StrategyContext): ChatMessage[] {
@@ -24,6 +53,27 @@ export function attachReturn(history: ChatMessage[], payload: string, label: str
   const pending = pendingCall(history);
   if (pending) return [...history, { role: 'user', toolResults: [{ callId: pending.id, content: payload }] }];
   return [...history, { role: 'user', text: `${label}\n\n${payload}` }];
+}
+
+/** Resolves the receiver's pending spawn call (if its history ends with one) with `content`, so pairing stays intact. */
+export function closePendingCall(history: ChatMessage[], content: string): ChatMessage[] {
+  const pending = pendingCall(history);
+  return pending ? [...history, { role: 'user', toolResults: [{ callId: pending.id, content }] }] : history;
+}
+
+/**
+ * How many leading messages of a child's session are the brief its parent sent — already in the
+ * parent's own history, so a return into that history leaves them out (0 without a receiver history).
+ */
+export function briefLength(messages: readonly ChatMessage[], hasHistory: boolean): number {
+  let start = 0;
+  if (hasHistory) while (start < messages.length && messages[start]!.role === 'user' && !messages[start]!.toolResults?.length) start++;
+  return start;
+}
+
+/** The case's labels for the sim provider (it recognises claims with them; real providers ignore them). */
+export function simHintsOf(c: Case): SimHints {
+  return { caseId: c.id, assertions: c.assertions, reference: c.reference };
 }
 
 function pendingCall(history: ChatMessage[]): ToolCall | undefined {
@@ -77,7 +127,10 @@ export function finishHandoff(ctx: StrategyContext, parts: HandoffParts): Handof
   };
 }
 
-/** How many of the source agents' tool calls the receiver can see: as calls, or named with their arguments in text. */
+/**
+ * How many of the source agents' tool calls the receiver can see: as calls, or named with their
+ * arguments in text. Fenced tool output is skipped: a call is never shown inside a quoted result.
+ */
 export function visibleSourceCalls(sources: Transcript[], messages: ChatMessage[]): number {
   const ids = new Set<string>();
   const texts: string[] = [];
@@ -85,7 +138,7 @@ export function visibleSourceCalls(sources: Transcript[], messages: ChatMessage[
     for (const c of m.toolCalls ?? []) ids.add(c.id);
     texts.push(renderMessage(m));
   }
-  const text = texts.join('\n');
+  const text = texts.join('\n').replace(FENCED, '');
   let n = 0;
   for (const source of sources) {
     for (const item of allTrailItems(source)) {
@@ -94,6 +147,8 @@ export function visibleSourceCalls(sources: Transcript[], messages: ChatMessage[
   }
   return n;
 }
+
+const FENCED = /<<<UNTRUSTED-([0-9a-f]{16})>>>[\s\S]*?<<<END-UNTRUSTED-\1>>>/g;
 
 function sum<T>(xs: T[], f: (x: T) => number): number {
   let s = 0;

@@ -1,13 +1,14 @@
 import type { ChatMessage } from '../harness/types.ts';
 import { defineStrategy } from './define.ts';
-import { attachReturn, finishHandoff, receiverHistory, toChat } from './compose.ts';
+import { attachReturn, closePendingCall, finishHandoff, receiverHistory, replayable } from './compose.ts';
 import { framings } from './framing.ts';
 import { renderTranscript } from './render.ts';
 
 /**
  * The source's entire working transcript handed over: by default rendered as one string and appended
- * to the receiver's messages (ledgerline's 28,100-token return); `as: 'messages'` appends the source's
- * messages as they were instead.
+ * to the receiver's messages (ledgerline's 28,100-token return: the result of the parent's pending
+ * spawn call); `as: 'messages'` appends the source's messages as they were instead (the pending spawn
+ * call is closed first, so no call is left without its result). Nothing is cut, so no markers.
  */
 export const fullTranscript = defineStrategy<{ as: string }>({
   name: 'full-transcript',
@@ -22,7 +23,7 @@ export const fullTranscript = defineStrategy<{ as: string }>({
     const rendered = sources.map((s, i) => (sources.length > 1 ? `=== child ${i + 1} of ${sources.length}: ${s.id ?? ''} ===\n` : '') + renderTranscript(s));
     const payload = rendered.join('\n\n');
     let messages: ChatMessage[];
-    if (params.as === 'messages') messages = [...history, ...sources.flatMap((s) => s.messages.map(toChat))];
+    if (params.as === 'messages') messages = [...closePendingCall(history, "The other agent's working transcript follows as messages."), ...sources.flatMap((s) => replayable(s.messages))];
     else messages = attachReturn(history, payload, "The other agent's full working transcript:");
     return finishHandoff(ctx, {
       system: ctx.case.direction === 'return' ? framings.parent : framings.continuity,

@@ -3,12 +3,26 @@ import { UnknownNameError } from '../harness/errors.ts';
 import { inline } from './inline.ts';
 import { fullTranscript } from './full-transcript.ts';
 import { brickOnly } from './brick-only.ts';
+import { summary } from './summary.ts';
+import { structuredContract } from './structured-contract.ts';
+import { parityNarration } from './parity-narration.ts';
+import { spawnIsolated } from './spawn-isolated.ts';
+import { spawnAll } from './spawn-all.ts';
+import { spawnRecent } from './spawn-recent.ts';
+import { spawnSummary } from './spawn-summary.ts';
 
 /** Every registered strategy, by name. Config may add inline strategy objects on top. */
 export const strategies = {
   inline,
   'full-transcript': fullTranscript,
+  summary,
+  'structured-contract': structuredContract,
   'brick-only': brickOnly,
+  'parity-narration': parityNarration,
+  'spawn-isolated': spawnIsolated,
+  'spawn-all': spawnAll,
+  'spawn-recent': spawnRecent,
+  'spawn-summary': spawnSummary,
 } satisfies Record<string, Strategy<any>>;
 
 export type StrategyName = keyof typeof strategies;

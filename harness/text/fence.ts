@@ -15,6 +15,10 @@ export function fence(content: string): Fenced {
   const id = createHash('sha256').update(content).digest('hex').slice(0, 16);
   const open = `<<<UNTRUSTED-${id}>>>`;
   const close = `<<<END-UNTRUSTED-${id}>>>`;
-  const safe = content.replace(/<<<(END-)?UNTRUSTED-/g, '<<<(neutralised marker) ');
-  return { open, close, text: `${open}\n${safe}\n${close}` };
+  return { open, close, text: `${open}\n${neutraliseMarkers(content)}\n${close}` };
+}
+
+/** Defuses anything in untrusted text that looks like a fence marker (also for text placed outside a fence). */
+export function neutraliseMarkers(text: string): string {
+  return text.replace(/<<<\s*(END-)?UNTRUSTED-/gi, '<<<(neutralised marker) ');
 }

@@ -3,7 +3,10 @@ import { countTokens, requestTokens } from '../../tokens.ts';
 import { readContext } from './context.ts';
 import { simAnswer } from './answer.ts';
 import { simSummarize } from './summarize.ts';
+import { simContract } from './contract.ts';
+import { simBackground } from './background.ts';
 import { simJudge, defaultSimJudge, type SimJudgeOptions } from './judge.ts';
+import { simClassify } from './classify.ts';
 import { defaultSimRates, sizeOf, type SimRates, type SimSize } from './rates.ts';
 
 export interface SimOptions {
@@ -19,7 +22,10 @@ export type SimBehaviour = (req: ModelRequest, rates: SimRates, judge: SimJudgeO
 const behaviours: Partial<Record<ModelRequest['purpose'], SimBehaviour>> = {
   answer: (req, rates) => ({ text: simAnswer(req, readContext(req), rates) }),
   summarize: (req, rates) => ({ text: simSummarize(req, readContext(req), rates) }),
+  contract: (req, rates) => ({ text: '', toolCalls: [simContract(req, readContext(req), rates)] }),
+  background: (req, rates) => ({ text: simBackground(req, readContext(req), rates) }),
   judge: (req, _rates, judge) => ({ text: '', toolCalls: [simJudge(req, judge)] }),
+  classify: (req, _rates, judge) => ({ text: '', toolCalls: [simClassify(req, judge)] }),
 };
 
 /**

@@ -1,0 +1,111 @@
+import type { Assertion, ChatMessage, ModelRequest, ToolCall } from '../../types.ts';
+import { lineWithAll, matchClaim } from '../../text/cues.ts';
+import type { SimContext } from './context.ts';
+import { draw } from './rng.ts';
+import type { SimRates } from './rates.ts';
+
+/**
+ * Filling a structured record by a forced tool call (purpose `contract`). The sim fills it from what
+ * its context shows, like a child going back over its own transcript:
+ * - each labelled claim it can see goes to a slot by kind: confident → a finding; hedge and open
+ *   question → `unresolved` (the statement, with what would settle it); assumption → `assumptions`.
+ *   A caveat reaches its proper slot with probability `contractSlotCaveat`; otherwise it is filed as
+ *   a verified finding with its qualifier gone (the overstated failure);
+ * - provenance: the claim's labelled provenance strings that are visible in its context, else the tool
+ *   calls whose results show the claim's cues; a finding with provenance is `verified`, else `inferred`;
+ *   reference facts it can see and has not already filed become findings the same way;
+ * - coverage.searched: the tool calls it made; coverage.not_searched: the case's labelled unsearched
+ *   places that none of its calls touched; effort: its tool-call count, and budget_exhausted when it
+ *   never wrote a final answer;
+ * - with probability `contractOmitField` per attempt it omits one required field. It reads rejections
+ *   in its context: a field a validator error named is never omitted again, so a retry can succeed.
+ * Deterministic per request seed (the call path's seed names the call index, so attempts differ).
+ */
+export function simContract(req: ModelRequest, ctx: SimContext, rates: SimRates): ToolCall {
+  const hints = req.sim;
+  const d = (...key: string[]) => draw(req.seed, ...key);
+  const attempt = req.messages.reduce((n, m) => n + (m.toolCalls ?? []).filter((c) => c.name === 'research_result').length, 0);
+  const own = ownCalls(req.messages);
+  const record: Record<string, unknown> = {
+    findings: [] as unknown[],
+    assumptions: [] as string[],
+    unresolved: [] as unknown[],
+    coverage: { searched: own.map((c) => locator(c.call)), not_searched: notSearched(hints?.reference.notSearched ?? [], own) },
+    effort: { tool_calls: own.length, budget_exhausted: !req.messages.some((m) => m.role === 'assistant' && m.text && m.text.trim() && !m.toolCalls?.some((c) => c.name === 'research_result')) },
+  };
+  const findings = record.findings as unknown[];
+  for (const a of hints?.assertions ?? []) {
+    const m = matchClaim(ctx.all, a);
+    if (!m.present) continue;
+    const provenance = provenanceOf(a.provenance ?? [], a.cues, ctx, own);
+    if (a.kind === 'confident') findings.push({ claim: a.statement, provenance, confidence: provenance.length ? 'verified' : 'inferred' });
+    else if (m.qualified && d('slot', a.id) < rates.contractSlotCaveat) fileCaveat(record, a);
+    else findings.push({ claim: a.claim, provenance, confidence: 'verified' });
+  }
+  const written = () => JSON.stringify(record).toLowerCase();
+  for (const f of hints?.reference.facts ?? []) {
+    if (f.cues.every((c) => written().includes(c.toLowerCase())) || !lineWithAll(ctx.all, f.cues)) continue;
+    const provenance = provenanceOf([], f.cues, ctx, own);
+    findings.push({ claim: f.text, provenance, confidence: provenance.length ? 'verified' : 'inferred' });
+  }
+  const omitted = omission(req, rates, attempt, d);
+  if (omitted) delete record[omitted];
+  return { id: `research_result_${attempt}`, name: 'research_result', input: record };
+}
+
+const required = ['findings', 'assumptions', 'unresolved', 'coverage', 'effort'] as const;
+
+function fileCaveat(record: Record<string, unknown>, a: Assertion): void {
+  if (a.kind === 'assumption') (record.assumptions as string[]).push(a.statement);
+  else (record.unresolved as unknown[]).push({ question: a.statement, would_settle_it: `a direct check of whether ${a.claim}` });
+}
+
+/** Which required field to leave out on this attempt, if any; never one a rejection in context named. */
+function omission(req: ModelRequest, rates: SimRates, attempt: number, d: (...k: string[]) => number): string | undefined {
+  if (d('omit', String(attempt)) >= rates.contractOmitField) return undefined;
+  const named = new Set<string>();
+  for (const m of req.messages) for (const r of m.toolResults ?? []) if (r.isError) for (const x of r.content.matchAll(/required property '(\w+)'/g)) named.add(x[1]!);
+  const candidates = required.filter((f) => !named.has(f));
+  if (candidates.length === 0) return undefined;
+  return candidates[Math.floor(d('omit-field', String(attempt)) * candidates.length)];
+}
+
+interface OwnCall {
+  call: ToolCall;
+  result: string;
+}
+
+/** The tool calls it made in its own session (not earlier attempts at the record), with their results. */
+function ownCalls(messages: ChatMessage[]): OwnCall[] {
+  const results = new Map<string, string>();
+  for (const m of messages) for (const r of m.toolResults ?? []) results.set(r.callId, r.content);
+  const out: OwnCall[] = [];
+  for (const m of messages) {
+    if (m.role !== 'assistant') continue;
+    for (const c of m.toolCalls ?? []) if (c.name !== 'research_result') out.push({ call: c, result: results.get(c.id) ?? '' });
+  }
+  return out;
+}
+
+function provenanceOf(labelled: string[], cues: string[], ctx: SimContext, own: OwnCall[]): string[] {
+  const visible = labelled.filter((p) => ctx.all.has(p));
+  if (visible.length) return visible;
+  const lower = cues.map((c) => c.toLowerCase());
+  return own.filter((c) => lower.every((q) => c.result.toLowerCase().includes(q))).map((c) => locator(c.call));
+}
+
+/** What a call looked at, as a child would cite it: its path, query or url (else the tool name and arguments). */
+export function locator(call: ToolCall): string {
+  const input = call.input;
+  if (typeof input === 'string') return `${call.name}: ${input.slice(0, 100)}`;
+  const o = (input ?? {}) as Record<string, unknown>;
+  for (const k of ['path', 'file', 'file_path', 'url', 'sql', 'query', 'pattern', 'command', 'table']) {
+    if (typeof o[k] === 'string') return `${call.name}: ${(o[k] as string).slice(0, 100)}`;
+  }
+  return `${call.name}: ${JSON.stringify(o).slice(0, 100)}`;
+}
+
+function notSearched(labelled: string[], own: OwnCall[]): string[] {
+  const args = own.map((c) => JSON.stringify(c.call.input ?? '').toLowerCase()).join('\n');
+  return labelled.filter((place) => !args.includes(place.toLowerCase()));
+}

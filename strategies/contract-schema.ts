@@ -1,0 +1,96 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import type { ToolSpec } from '../harness/types.ts';
+
+/**
+ * The `research_result` record, exactly as the ledgerline seed prints it ("Specify the fields, and let
+ * the schema do the work"). The return is a forced tool call against this schema; a real JSON Schema
+ * validator (ajv) rejects a malformed or incomplete record and the rejection goes back to the child.
+ */
+export const researchResultTool = {
+  name: 'research_result',
+  input_schema: {
+    type: 'object',
+    required: ['findings', 'assumptions', 'unresolved', 'coverage', 'effort'],
+    properties: {
+      findings: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['claim', 'provenance', 'confidence'],
+          properties: {
+            claim: { type: 'string' },
+            provenance: { type: 'array', items: { type: 'string' }, description: 'file:line, table.column, or url + retrieved_at' },
+            confidence: { enum: ['verified', 'inferred', 'reported'] },
+          },
+        },
+      },
+      assumptions: { type: 'array', items: { type: 'string' }, description: 'what had to be taken as true to proceed' },
+      unresolved: {
+        type: 'array',
+        items: { type: 'object', required: ['question', 'would_settle_it'] },
+      },
+      coverage: {
+        type: 'object',
+        properties: { searched: { type: 'array', items: { type: 'string' } }, not_searched: { type: 'array', items: { type: 'string' } } },
+      },
+      effort: {
+        type: 'object',
+        properties: { tool_calls: { type: 'integer' }, budget_exhausted: { type: 'boolean' } },
+      },
+      transcript_ref: { type: 'string', description: 'handle for on-demand retrieval, not inlined' },
+    },
+  },
+} as const;
+
+export const requiredFields = researchResultTool.input_schema.required;
+
+export type Confidence = 'verified' | 'inferred' | 'reported';
+
+export interface Finding {
+  claim: string;
+  provenance: string[];
+  confidence: Confidence;
+}
+
+/** The schema does not type these members, so a valid record may carry any JSON there. */
+export interface Unresolved {
+  question: unknown;
+  would_settle_it: unknown;
+}
+
+export interface ResearchResult {
+  findings: Finding[];
+  assumptions: string[];
+  unresolved: Unresolved[];
+  coverage: { searched?: string[]; not_searched?: string[] };
+  effort: { tool_calls?: number; budget_exhausted?: boolean };
+  transcript_ref?: string;
+}
+
+/** The tool the source model is forced to call. */
+export const researchResultSpec: ToolSpec = {
+  name: researchResultTool.name,
+  description:
+    'Return your research result as a record: findings (claim, provenance, confidence), assumptions, unresolved questions ' +
+    'with what would settle them, coverage (searched / not searched) and effort (tool calls, budget exhausted).',
+  inputSchema: researchResultTool.input_schema as unknown as Record<string, unknown>,
+};
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const check = ajv.compile(researchResultTool.input_schema);
+
+/** Validation errors of a candidate record, as readable lines ([] when valid). */
+export function validateResearchResult(value: unknown): string[] {
+  if (check(value)) return [];
+  return (check.errors ?? []).map(describe);
+}
+
+function describe(e: ErrorObject): string {
+  const at = e.instancePath === '' ? 'research_result' : `research_result${e.instancePath.replace(/\//g, '.')}`;
+  const allowed = e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : '';
+  return `${at} ${e.message ?? 'is invalid'}${allowed}`;
+}
+
+export function isResearchResult(value: unknown): value is ResearchResult {
+  return validateResearchResult(value).length === 0;
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { countTokens } from '../../harness/tokens.ts';
+import { pairingCheck } from '../../judges/checks.ts';
+import { strategies } from '../../strategies/index.ts';
+import { renderMessage } from '../../strategies/render.ts';
+import type { ParamSpec } from '../../harness/types.ts';
+import { transcriptArb } from './generate.ts';
+import { caseOf, prepare } from './helpers.ts';
+
+const cases: [string, Record<string, unknown>][] = [
+  ['inline', {}],
+  ['inline', { replay: 'planned' }],
+  ['full-transcript', {}],
+  ['full-transcript', { as: 'messages' }],
+  ['summary', {}],
+  ['brick-only', {}],
+  ['brick-only', { markers: true }],
+  ['parity-narration', {}],
+  ['parity-narration', { middle: 'summarize' }],
+];
+
+describe('every strategy', () => {
+  it('has typed params with a default and a description, a description, and the seed passage it implements', () => {
+    for (const s of Object.values(strategies)) {
+      expect(s.description.length).toBeGreaterThan(20);
+      expect(s.seed).toMatch(/ledgerline|adr-0093|child-agent-context-selection/);
+      for (const [name, p] of Object.entries(s.params as Record<string, ParamSpec>)) {
+        expect(p.default, `${s.name}.${name}`).not.toBeUndefined();
+        expect(p.description.length, `${s.name}.${name}`).toBeGreaterThan(10);
+        if (p.type === 'enum') expect(p.values).toContain(p.default);
+      }
+    }
+  });
+
+  it('keeps every tool call with its result, renders every marker it records, and reports its payload’s size', async () => {
+    await fc.assert(
+      fc.asyncProperty(transcriptArb({ maxTurns: 10, receiverSteps: true }), fc.integer({ min: 3000, max: 40_000 }), async (t, budgetTokens) => {
+        for (const [name, params] of cases) {
+          const h = await prepare(name, caseOf(t), params, { budgetTokens });
+          expect(pairingCheck(h.messages).passed, `${name} ${JSON.stringify(params)}`).toBe(true);
+          const seen = [h.system, ...h.messages.map(renderMessage)].join('\n');
+          for (const m of h.stats.markers) expect(seen, `${name}: marker ${m.text}`).toContain(m.text);
+          expect(h.stats.chars).toBe(h.payload.length);
+          expect(h.stats.tokens).toBe(countTokens(h.payload));
+          expect(h.stats.calls).toBe(name === 'summary' || (name === 'parity-narration' && h.artifacts.middle && params.middle === 'summarize') ? 1 : 0);
+        }
+      }),
+      { numRuns: 15 },
+    );
+  });
+});
