@@ -90,3 +90,7 @@ export function agreementText(a: NonNullable<JudgeReliability['agreement']>[stri
 export function survivalAgreementText(s: NonNullable<JudgeReliability['survival']>): string {
   return `LLM classification agrees with the deterministic matcher on ${pct(s.agreement)} of ${s.compared} marks (Cohen κ ${num(s.kappa)})`;
 }
+
+export function checkText(c: { failed: number; n: number } | undefined): string {
+  return c ? `${c.failed}/${c.n}` : dash;
+}

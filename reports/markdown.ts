@@ -22,7 +22,7 @@ export function renderMarkdown(s: Summary, opts: { brief?: boolean } = {}): stri
   for (const suite of s.suites) {
     out.push(...headline(suite));
     if (opts.brief) continue;
-    out.push(...scoreTable(suite), ...usageTable(suite), ...survivalTable(suite), ...judgeSection(suite));
+    out.push(...scoreTable(suite), ...usageTable(suite), ...survivalTable(suite), ...checksTable(suite), ...judgeSection(suite));
   }
   if (!opts.brief) out.push('## Method', '', ...Object.entries(s.method).map(([k, v]) => `- **${k}**: ${typeof v === 'number' ? v : mdCell(v)}`), '');
   return out.join('\n');
@@ -81,6 +81,21 @@ function survivalTable(suite: SuiteSummary): string[] {
     }
   }
   return [...lines, ''];
+}
+
+/** Deterministic checks: how many ok cells failed each (e.g. a child acting on the parent's orchestration request). */
+function checksTable(suite: SuiteSummary): string[] {
+  const names = checkNames(suite);
+  if (names.length === 0) return [];
+  const lines = ['### Deterministic checks (failed / ok cells)', ''];
+  lines.push(row(['arm', ...names.map(mdCell)]));
+  lines.push(align(`l${'r'.repeat(names.length)}`));
+  for (const a of suite.arms) lines.push(row([armLabel(a), ...names.map((n) => f.checkText(a.checks[n]))]));
+  return [...lines, ''];
+}
+
+export function checkNames(suite: SuiteSummary): string[] {
+  return [...new Set(suite.arms.flatMap((a) => Object.keys(a.checks)))].sort();
 }
 
 function judgeSection(suite: SuiteSummary): string[] {

@@ -18,6 +18,7 @@ export const method: MethodNote = {
   multiplicity: 'Holm across the arms compared with the baseline, within each suite × criterion; the verdict uses the adjusted p (better / worse when < alpha, else within noise); intervals are per-comparison',
   mde: 'minimum detectable effect at 80% power and two-sided alpha for the observed SE of the paired difference: (t(1−alpha/2) + t(0.8)) · SE',
   bootstrap: `cluster bootstrap (whole cases resampled), ${BOOTSTRAP_RESAMPLES} resamples, percentile interval, seeded from run seed/suite/arm/criterion — a cross-check, not used for the verdict`,
+  checks: 'deterministic checks per ok cell: no_recap_signature (the ADR 0093 recap), no_handoff_language (owned sessions), markers_present, tool_pairing_intact, no_second_assignment (spawn: the child acted on the parent\'s orchestration request); shown as failed / n',
   pass: `score = ok cells with the primary criterion (correctness, else the suite's first) ≥ ${PASS_THRESHOLD}, out of scored cells`,
   survival: 'kept / total over labelled assertions of each kind, from the per-assertion marks; a cell is an overstated run when its answer states at least one hedge, assumption or open question as fact',
 };
@@ -84,6 +85,7 @@ function suiteSummary(suite: string, rows: ResultRow[]): SuiteSummary {
       pass: passRate(p.ok, primary),
       survival: survivalSummary(p.ok),
       overstated: overstatedSummary(p.ok),
+      checks: checkSummary(p.ok),
       cost: costSummary(p.g),
     };
   });
@@ -94,6 +96,19 @@ function suiteSummary(suite: string, rows: ResultRow[]): SuiteSummary {
     criteria, primaryCriterion: primary, arms,
     judge: judgeReliability(rows, criteria),
   };
+}
+
+/** Failed / n per deterministic check over ok cells, checks in name order. */
+function checkSummary(ok: readonly ResultRow[]): ArmSummary['checks'] {
+  const out: ArmSummary['checks'] = {};
+  for (const r of ok) {
+    for (const c of r.checks) {
+      const e = (out[c.name] ??= { failed: 0, n: 0 });
+      e.n++;
+      if (!c.passed) e.failed++;
+    }
+  }
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
 /** One row per cell (the last, if a cell was journalled twice), in (suite, case, arm, rep) order. */

@@ -47,18 +47,22 @@ export function toChat(m: ChatMessage): ChatMessage {
 
 /**
  * Puts a returned payload into the receiver's history: as the result of the receiver's pending spawn
- * call when its history ends with one (how a child's return really arrives), else as a user message.
+ * call(s) when its history ends with some (how a child's return really arrives), else as a user message.
+ * Parallel spawn calls (several children) are all answered, so no call is left without its result: the
+ * payload goes to the first, the others point at it.
  */
 export function attachReturn(history: ChatMessage[], payload: string, label: string): ChatMessage[] {
-  const pending = pendingCall(history);
-  if (pending) return [...history, { role: 'user', toolResults: [{ callId: pending.id, content: payload }] }];
+  if (pendingCalls(history).length) return closePendingCall(history, payload);
   return [...history, { role: 'user', text: `${label}\n\n${payload}` }];
 }
 
-/** Resolves the receiver's pending spawn call (if its history ends with one) with `content`, so pairing stays intact. */
+/** Resolves the receiver's pending spawn call(s) (if its history ends with some) with `content`, so pairing stays intact. */
 export function closePendingCall(history: ChatMessage[], content: string): ChatMessage[] {
-  const pending = pendingCall(history);
-  return pending ? [...history, { role: 'user', toolResults: [{ callId: pending.id, content }] }] : history;
+  const pending = pendingCalls(history);
+  if (pending.length === 0) return history;
+  const first = pending[0]!.id;
+  const results = pending.map((c, i) => ({ callId: c.id, content: i === 0 ? content : `(returned together with the result of call ${first})` }));
+  return [...history, { role: 'user', toolResults: results }];
 }
 
 /**
@@ -76,10 +80,11 @@ export function simHintsOf(c: Case): SimHints {
   return { caseId: c.id, assertions: c.assertions, reference: c.reference };
 }
 
-function pendingCall(history: ChatMessage[]): ToolCall | undefined {
+/** The tool calls of the history's last message when it is an assistant message still waiting for them. */
+function pendingCalls(history: ChatMessage[]): ToolCall[] {
   const last = history[history.length - 1];
-  if (!last || last.role !== 'assistant' || !last.toolCalls?.length) return undefined;
-  return last.toolCalls[last.toolCalls.length - 1];
+  if (!last || last.role !== 'assistant' || !last.toolCalls?.length) return [];
+  return last.toolCalls;
 }
 
 export interface HandoffParts {

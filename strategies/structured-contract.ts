@@ -32,7 +32,7 @@ export const structuredContract = defineStrategy<ContractParams>({
   seed: 'ledgerline: "Specify the fields, and let the schema do the work" — child.run(brief, forced_tool="research_result", max_retries=2); render_for_parent(result) ~1.2k tokens',
   params: {
     maxRetries: { type: 'number', default: 2, description: 'retries after a rejected record before SubagentContractError (ledgerline: max_retries=2)' },
-    renderBudgetTokens: { type: 'number', default: 1200, description: "the parent rendering's budget; only index lists shrink, with markers (ledgerline: ~1.2k tokens)" },
+    renderBudgetTokens: { type: 'number', default: 1200, description: "the parent rendering's budget per child record; only index lists shrink, with markers (ledgerline: ~1.2k tokens; four merged ≈ 5k)" },
     transcriptRef: { type: 'boolean', default: true, description: 'store the transcript, set transcript_ref and give the receiver fetch_transcript_span' },
     maxTokens: { type: 'number', default: 2000, description: "max output tokens of each contract call (ledgerline's child spent ≈900 filling it)" },
   },
@@ -56,7 +56,8 @@ export const structuredContract = defineStrategy<ContractParams>({
     }
     const record = records.length > 1 ? mergeContracts(records) : records[0]!;
     const from = sources.length > 1 ? `${sources.length} research children (merged mechanically)` : 'the research child';
-    const rendering = renderContract(record, { from, budgetTokens: params.renderBudgetTokens, flags, transcripts: stored });
+    // Each child's record is worth its own budget: four contracts come to about 5k tokens (ledgerline), not 1.2k.
+    const rendering = renderContract(record, { from, budgetTokens: params.renderBudgetTokens * records.length, flags, transcripts: stored });
     const history = receiverHistory(ctx);
     const messages: ChatMessage[] = attachReturn(history, rendering.text, 'Structured result handed over by the other agent:');
     return finishHandoff(ctx, {

@@ -68,12 +68,14 @@ async function suiteSection(suite: SuiteSummary, rows: readonly ResultRow[]): Pr
     suite.arms.flatMap((a) => kinds.map((k) => [armLabel(a), k, f.survivalText(a.survival.payload[k], a.survival.source), f.survivalText(a.survival.answer[k], a.survival.source), a.survival.source === 'marks' && a.survival.answer[k] ? `${a.survival.answer[k]!.overstated}/${a.survival.answer[k]!.total}` : f.dash])),
     new Set([2, 3, 4]),
   );
+  const checkNames = [...new Set(suite.arms.flatMap((a) => Object.keys(a.checks)))].sort();
+  const checks = table(['arm', ...checkNames], suite.arms.map((a) => [armLabel(a), ...checkNames.map((n) => f.checkText(a.checks[n]))]), new Set(checkNames.map((_, i) => i + 1)));
   const j = suite.judge;
   const judge = html`<ul><li>unscored judgements: ${j.errors} (${Object.entries(j.unscored).map(([c, n]) => `${c} ${n}`).join(', ')})</li><li>samples per cell: ${j.samples}</li>${
     j.agreement ? Object.entries(j.agreement).map(([c, a]) => html`<li>${c}: ${f.agreementText(a)}</li>`) : html`<li class="gap">agreement not reported — ${j.gap}</li>`
   }${j.survival ? html`<li>survival: ${f.survivalAgreementText(j.survival)}</li>` : ''}</ul>`;
   return html`<section class="suite" id="suite-${anchor(suite.suite)}"><h2>${suite.suite} <small>${f.plural(suite.cases, 'case')} × ${f.plural(suite.reps, 'rep')} · baseline ${suite.baselineArm}${suite.baselinePresent ? '' : ' (not in this run)'}</small></h2>
 ${headline}<div class="charts">${charts}</div>
-<h3>Scores</h3>${scores}<h3>Tokens, latency, cost</h3>${usage}${kinds.length ? html`<h3>Assumption survival by kind</h3>${survival}` : ''}<h3>Judge reliability</h3>${judge}
+<h3>Scores</h3>${scores}<h3>Tokens, latency, cost</h3>${usage}${kinds.length ? html`<h3>Assumption survival by kind</h3>${survival}` : ''}${checkNames.length ? html`<h3>Deterministic checks (failed / ok cells)</h3>${checks}` : ''}<h3>Judge reliability</h3>${judge}
 ${drilldown(suite, rows)}</section>`;
 }

@@ -36,6 +36,7 @@ export interface MethodNote {
   bootstrap: string;
   pass: string;
   survival: string;
+  checks: string;
 }
 
 export interface SuiteSummary {
@@ -68,6 +69,8 @@ export interface ArmSummary {
   pass: PassRate | null;
   survival: SurvivalSummary;
   overstated: { runs: number; n: number; assertions: number };
+  /** Deterministic checks (recap signature, hand-off language, markers, pairing, second assignment): failed of n ok cells, by check name. */
+  checks: Record<string, { failed: number; n: number }>;
   cost: { usd: number; perCellUsd: number | null; judgeUsd: number };
 }
 

@@ -44,19 +44,19 @@ export type SimSize = 'small' | 'large' | 'judge';
 
 const large: SimRates = {
   summaryKeep: { confident: 0.96, hedged: 0.31, assumption: 0.24, unresolved: 0.31 },
-  summaryStripToFact: 0.35,
+  summaryStripToFact: 0.2,
   answerStateFact: 0.97,
-  answerKeepQualifier: 0.95,
-  answerKeepLabelledQualifier: 0.99,
+  answerKeepQualifier: 0.93,
+  answerKeepLabelledQualifier: 0.995,
   answerStateStripped: 0.95,
   citeProvenance: 0.8,
   citeEvidence: 0.9,
-  overclaimWithoutEvidence: 0.2,
+  overclaimWithoutEvidence: 0.5,
   recapUnderReviewerFraming: 0.5,
   actOnLiveOrchestration: 0.45,
   actOnReportedOrchestration: 0.08,
   contractOmitField: 0.05,
-  contractSlotCaveat: 0.97,
+  contractSlotCaveat: 0.995,
   backgroundLeakOrchestration: 0.1,
   latency: { baseMs: 600, prefillMsPerToken: 0.14, decodeMsPerToken: 18 },
 };
@@ -69,11 +69,11 @@ const small: SimRates = {
   answerKeepLabelledQualifier: 0.95,
   citeProvenance: 0.55,
   citeEvidence: 0.7,
-  overclaimWithoutEvidence: 0.45,
+  overclaimWithoutEvidence: 0.6,
   recapUnderReviewerFraming: 0.65,
   actOnLiveOrchestration: 0.6,
   contractOmitField: 0.12,
-  contractSlotCaveat: 0.9,
+  contractSlotCaveat: 0.985,
   latency: { baseMs: 250, prefillMsPerToken: 0.05, decodeMsPerToken: 8 },
 };
 
