@@ -3,6 +3,11 @@ import { runCommand } from './run.ts';
 import { reportCommand } from './report.ts';
 import { listCommand } from './list.ts';
 import { validateCommand } from './validate.ts';
+import { renderCommand } from './render.ts';
+import { importCommand } from './import.ts';
+import { gateCommand } from './gate.ts';
+import { baselineCommand } from './baseline.ts';
+import { mergeCommand } from './merge.ts';
 
 /** Every command, in --help order. */
-export const commands: CommandModule<any, any>[] = [runCommand, reportCommand, listCommand, validateCommand];
+export const commands: CommandModule<any, any>[] = [runCommand, reportCommand, listCommand, validateCommand, renderCommand, importCommand, gateCommand, baselineCommand, mergeCommand];
