@@ -13,6 +13,8 @@ export async function main(argv: string[]): Promise<number> {
     .scriptName('handoff-eval')
     .usage('$0 <command> [options]')
     .strict()
+    // A flag given twice keeps its last value instead of becoming an array a string option cannot take.
+    .parserConfiguration({ 'duplicate-arguments-array': false })
     .demandCommand(1, 'name a command (see --help)')
     .recommendCommands()
     .help()

@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors.ts';
+import { resolveGateThresholds } from '../gate/thresholds.ts';
 import type { ConfigFlags, ModelSpec, ProviderName, ResolvedConfig, SuiteSelection, UserConfig } from './types.ts';
 
 export const defaultModels: Record<string, ModelSpec> = {
@@ -53,7 +54,7 @@ export function resolveConfig(user: UserConfig, flags: ConfigFlags = {}, file: s
     sim: check.record(user.sim, 'sim') ?? {},
     providers: check.record(user.providers, 'providers') ?? {},
     prices: check.record(user.prices, 'prices') ?? {},
-    gate: { ...defaults.gate, ...check.record(user.gate, 'gate') },
+    gate: resolveGateThresholds({ ...defaults.gate, ...check.record(user.gate, 'gate') }, file),
     strategies: check.record(user.strategies, 'strategies') ?? {},
     quiet: flags.quiet ?? false,
     shard: parseShard(flags.shard, where),

@@ -70,3 +70,11 @@ describe('loadConfig', () => {
     await expect(loadConfig('missing.config.ts', {}, dir)).rejects.toThrow('missing.config.ts: (file): config file not found');
   });
 });
+
+describe('gate thresholds in the config', () => {
+  it('are checked when the config is resolved, naming the field', () => {
+    expect(() => resolveConfig({ gate: { maxErrorRate: 2 } }, {}, 'g.ts')).toThrow('g.ts: gate.maxErrorRate: must be a number from 0 to 1 (got 2)');
+    expect(() => resolveConfig({ gate: { minMean: { correctness: 9 } } }, {}, 'g.ts')).toThrow(/gate\.minMean\.correctness: must be a number from 1 to 5/);
+    expect(resolveConfig({ gate: { maxDrop: 0.5 } }).gate.maxDrop).toBe(0.5);
+  });
+});
