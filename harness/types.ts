@@ -389,6 +389,11 @@ export interface GenerateOptions {
 export interface Provider {
   id: string;
   generate: (request: ModelRequest, options?: GenerateOptions) => Promise<ModelResponse>;
+  /**
+   * What besides the request changes the output (e.g. the base URL of an OpenAI-compatible server);
+   * part of the response-cache key. Optional.
+   */
+  cacheScope?: string;
   /** Release sockets/handles. */
   close?: () => Promise<void>;
 }
@@ -433,6 +438,8 @@ export interface SurvivalResult {
   kind: AssertionKind;
   payload: SurvivalMark;
   answer: SurvivalMark;
+  /** The LLM classification of the same assertion, when it ran (judges/survival-llm.ts); null where a stage could not be classified. */
+  llm?: { payload: SurvivalMark | null; answer: SurvivalMark | null };
 }
 
 export interface CheckResult {
@@ -485,6 +492,11 @@ export interface ResultRow {
   tool_calls_visible: number;
   overstated_count: number;
   judge_errors: number;
+  /**
+   * Share of (assertion, stage) survival marks on which the LLM classification agrees with the
+   * deterministic matcher; null when the LLM classification did not run (the sim judge, by default).
+   */
+  survival_agreement?: number | null;
   /** score_<criterion> (1–5 or null). */
   scores: Record<string, number | null>;
   /** survival rate by kind at each stage: {payload: {hedged: 0.5}, answer: {...}} (null when the case has none of that kind). */
@@ -500,5 +512,7 @@ export interface CellDetail {
   answer: string;
   judge: CriterionScore[];
   survival: SurvivalResult[];
+  /** Why an LLM survival classification stage is missing (malformed after its retry). */
+  survival_llm_errors?: string[];
   artifacts?: Record<string, unknown>;
 }

@@ -5,50 +5,131 @@ import Database from 'better-sqlite3';
 import type { ModelRequest, ModelResponse } from '../types.ts';
 import type { ResponseCache } from './types.ts';
 
+/** Bumped when the key recipe or the stored shape changes, so old entries are simply never hit. */
+const KEY_VERSION = 'handoff-eval/response-cache/v2';
+
+export interface SqliteCacheOptions {
+  /** Pending writes that trigger a flush. @default 64 */
+  batchSize?: number;
+  /** Longest a write waits before its batch is flushed. @default 250 */
+  flushMs?: number;
+}
+
 /**
  * Responses keyed by sha256 of canonical (key-sorted) JSON of exactly the request fields that change
- * the output: provider, model, system, messages, tools, tool choice, max tokens, temperature, and the
- * seed (run seed, case, rep, purpose, call index — so reps are distinct samples). Never an error.
+ * the output: provider (+ its scope, e.g. a base URL), model, system, messages, tools, tool choice,
+ * max tokens, temperature, and the seed (run seed, case, rep, purpose, call index — so reps are
+ * distinct samples). The sim's case hints are in the key only for the sim, whose output they drive.
+ *
+ * Store: SQLite in WAL mode — readers never block the writer, a crash (even kill -9) leaves the last
+ * committed transaction intact, and several processes (shards, a resume next to a run) can write the
+ * same file: busy_timeout waits for the lock instead of failing. Writes are batched into one
+ * transaction per flush, off the per-call hot path; a batch lost to a crash only costs a re-call.
+ * The first stored answer for a key wins (INSERT OR IGNORE), so concurrent writers agree afterwards.
  */
 export class SqliteCache implements ResponseCache {
   private db: Database.Database;
   private getStmt: Database.Statement;
   private setStmt: Database.Statement;
+  private pending = new Map<string, string>();
+  private timer: NodeJS.Timeout | undefined;
+  private readonly batchSize: number;
+  private readonly flushMs: number;
+  private writeBatch: (entries: [string, string][]) => void;
+  /** Flushes that failed (e.g. the lock was held longer than busy_timeout); their entries are retried. */
+  writeErrors = 0;
 
-  constructor(dir: string) {
+  constructor(dir: string, options: SqliteCacheOptions = {}) {
     mkdirSync(dir, { recursive: true });
-    this.db = new Database(join(dir, 'responses.sqlite'));
+    this.batchSize = options.batchSize ?? 64;
+    this.flushMs = options.flushMs ?? 250;
+    this.db = new Database(join(dir, 'responses.sqlite'), { timeout: 10_000 });
+    // busy_timeout first: switching to WAL takes a lock another process may hold right now.
+    this.db.pragma('busy_timeout = 10000');
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
     this.db.exec('CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, value TEXT NOT NULL, created_at INTEGER NOT NULL)');
     this.getStmt = this.db.prepare('SELECT value FROM responses WHERE key = ?');
-    this.setStmt = this.db.prepare('INSERT OR REPLACE INTO responses (key, value, created_at) VALUES (?, ?, ?)');
+    this.setStmt = this.db.prepare('INSERT OR IGNORE INTO responses (key, value, created_at) VALUES (?, ?, ?)');
+    this.writeBatch = this.db.transaction((entries: [string, string][]) => {
+      const now = Date.now();
+      for (const [k, v] of entries) this.setStmt.run(k, v, now);
+    });
   }
 
-  keyOf(provider: string, r: ModelRequest): string {
-    const fields = { provider, model: r.model, system: r.system ?? null, messages: r.messages, tools: r.tools ?? null, toolChoice: r.toolChoice ?? null, maxTokens: r.maxTokens, temperature: r.temperature ?? null, seed: r.seed, purpose: r.purpose, sim: provider === 'sim' ? (r.sim ?? null) : null };
-    return createHash('sha256').update(canonicalJson(fields)).digest('hex');
+  keyOf(provider: string, r: ModelRequest, scope = ''): string {
+    return createHash('sha256').update(requestKeyJson(provider, r, scope)).digest('hex');
   }
 
   get(key: string): ModelResponse | undefined {
-    const row = this.getStmt.get(key) as { value: string } | undefined;
-    return row ? (JSON.parse(row.value) as ModelResponse) : undefined;
+    const value = this.pending.get(key) ?? (this.getStmt.get(key) as { value: string } | undefined)?.value;
+    if (value === undefined) return undefined;
+    try {
+      return JSON.parse(value) as ModelResponse;
+    } catch {
+      return undefined; // an unreadable entry is a miss, never an error
+    }
   }
 
   set(key: string, response: ModelResponse): void {
-    this.setStmt.run(key, JSON.stringify(response), Date.now());
+    if (!this.pending.has(key)) this.pending.set(key, JSON.stringify(response));
+    if (this.pending.size >= this.batchSize) this.flush();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => this.flush(), this.flushMs);
+      this.timer.unref();
+    }
+  }
+
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.size === 0) return;
+    const entries = [...this.pending];
+    try {
+      this.writeBatch(entries);
+      for (const [k] of entries) this.pending.delete(k);
+    } catch {
+      this.writeErrors++;
+    }
   }
 
   close(): void {
+    this.flush();
     this.db.close();
   }
 }
 
+/**
+ * The canonical text a request's key hashes: every output-changing field in a fixed order. Messages and
+ * tool calls/results have known shapes and are written field by field (the hot part, done once per
+ * call); values of unknown shape (tool inputs and schemas, the sim's hints) go through canonicalJson.
+ */
+export function requestKeyJson(provider: string, r: ModelRequest, scope: string): string {
+  const head = JSON.stringify([KEY_VERSION, provider, scope, r.model, r.system ?? null, r.maxTokens, r.temperature ?? null, r.seed, r.purpose]);
+  let out = `${head.slice(0, -1)},[`;
+  r.messages.forEach((m, i) => {
+    out += `${i ? ',' : ''}[${JSON.stringify(m.role)},${JSON.stringify(m.text ?? null)},`;
+    out += m.toolCalls ? `[${m.toolCalls.map((c) => `[${JSON.stringify(c.id)},${JSON.stringify(c.name)},${canonicalJson(c.input)}]`).join(',')}]` : 'null';
+    out += m.toolResults ? `,[${m.toolResults.map((t) => `[${JSON.stringify(t.callId)},${JSON.stringify(t.content)},${t.isError === true}]`).join(',')}]]` : ',null]';
+  });
+  out += `],${r.tools ? canonicalJson(r.tools) : 'null'},${r.toolChoice ? canonicalJson(r.toolChoice) : 'null'}`;
+  return `${out},${provider === 'sim' && r.sim ? canonicalJson(r.sim) : 'null'}]`;
+}
+
 /** JSON with object keys sorted at every level, so equal requests hash equally. */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const keys = Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  return JSON.stringify(value, sortKeys) ?? 'null';
+}
+
+/** JSON.stringify replacer: plain objects re-emitted with sorted keys (left as they are when already sorted). */
+function sortKeys(_key: string, v: unknown): unknown {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+  const keys = Object.keys(v);
+  let sorted = true;
+  for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1]! <= keys[i]!;
+  if (sorted) return v;
+  keys.sort();
+  const out: Record<string, unknown> = {};
+  for (const k of keys) out[k] = (v as Record<string, unknown>)[k];
+  return out;
 }

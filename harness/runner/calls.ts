@@ -4,6 +4,8 @@ import type { ResolvedConfig } from '../config/types.ts';
 import { ConfigError, describeError } from '../errors.ts';
 import type { ResponseCache } from '../cache/types.ts';
 import { costOf } from '../providers/prices.ts';
+import { maskSecrets } from '../redact.ts';
+import { retriesOf } from '../providers/wire-client.ts';
 
 /**
  * The one path every model call takes: cache lookup → concurrency limit per provider → the provider
@@ -42,13 +44,7 @@ export function createCallPath(opts: CallPathOptions): CallPath {
     if (!l) limits.set(provider, (l = pLimit(config.providers[provider]?.concurrency ?? (provider === 'sim' ? 64 : 16))));
     return l;
   };
-  const modelFor: CallPath['modelFor'] = (role, aliases) => {
-    const provider = config.provider[role];
-    const alias = role === 'judge' ? config.judge.model : aliases[role];
-    const model = config.models[alias]?.[provider];
-    if (!model) throw new ConfigError(config.configFile ?? 'config', `models.${alias}.${provider}`, `no model id for alias "${alias}" under provider "${provider}"`);
-    return { provider, model };
-  };
+  const modelFor: CallPath['modelFor'] = (role, aliases) => resolveModel(config, role, aliases);
   return {
     modelFor,
     forCell(cell) {
@@ -57,7 +53,7 @@ export function createCallPath(opts: CallPathOptions): CallPath {
         const { provider, model } = modelFor(role, cell.aliases);
         const n = counters.get(input.purpose) ?? 0;
         counters.set(input.purpose, n + 1);
-        const request: ModelRequest = { ...input, model, seed: `${config.seed}/${cell.caseId}/${cell.rep}/${input.purpose}#${n}` };
+        const request: ModelRequest = { ...input, model, seed: requestSeed(config, cell, input.purpose, n) };
         const response = await callOnce(request, provider, role, cell, opts, limitFor(provider));
         cell.made.push({ role, purpose: input.purpose, response });
         return response;
@@ -66,21 +62,37 @@ export function createCallPath(opts: CallPathOptions): CallPath {
   };
 }
 
+/** Role → provider and model id, for an arm's model aliases (the judge has its own alias). */
+export function resolveModel(config: ResolvedConfig, role: ModelRole, aliases: { source: string; receiver: string }): { provider: string; model: string; alias: string } {
+  const provider = config.provider[role];
+  const alias = role === 'judge' ? config.judge.model : aliases[role];
+  const model = config.models[alias]?.[provider];
+  if (!model) throw new ConfigError(config.configFile ?? 'config', `models.${alias}.${provider}`, `no model id for alias "${alias}" under provider "${provider}"`);
+  return { provider, model, alias };
+}
+
+/** The per-call seed: run seed, case, rep, purpose and the call's index among the cell's calls of that purpose. */
+export function requestSeed(config: Pick<ResolvedConfig, 'seed'>, cell: Pick<CellCallContext, 'caseId' | 'rep'>, purpose: string, n: number): string {
+  return `${config.seed}/${cell.caseId}/${cell.rep}/${purpose}#${n}`;
+}
+
 async function callOnce(request: ModelRequest, provider: string, role: ModelRole, cell: CellCallContext, opts: CallPathOptions, limit: LimitFunction): Promise<ModelResponse> {
   const p = opts.providers[provider];
   if (!p) throw new ConfigError(opts.config.configFile ?? 'config', 'provider', `provider "${provider}" is not available`);
-  const key = opts.cache?.keyOf(provider, request);
+  // Hashed once per call (canonical JSON of the whole request is the costliest harness step per call).
+  const key = opts.cache?.keyOf(provider, request, p.cacheScope);
   const hit = key ? opts.cache!.get(key) : undefined;
   const record = (response: ModelResponse | null, error?: unknown) =>
     opts.onCall({
       runId: opts.runId, cellId: cell.cellId, role, purpose: request.purpose, provider, model: request.model,
       inputTokens: response?.usage.inputTokens ?? 0, outputTokens: response?.usage.outputTokens ?? 0,
       cacheReadTokens: response?.usage.cacheReadTokens ?? 0, cacheWriteTokens: response?.usage.cacheWriteTokens ?? 0,
-      latencyMs: response?.latencyMs ?? 0, cached: response?.cached ?? false, retries: response?.retries ?? 0,
-      costUsd: response?.costUsd ?? 0, ...(error ? { error: describeError(error).message } : {}),
+      latencyMs: response?.latencyMs ?? 0, cached: response?.cached ?? false, retries: response?.retries ?? retriesOf(error),
+      costUsd: response?.costUsd ?? 0, ...(error ? { error: maskSecrets(describeError(error).message) } : {}),
     });
   if (hit) {
-    const response = { ...hit, cached: true };
+    // A hit keeps the original call's usage, latency and cost (what the arm costs); it made no retries.
+    const response = { ...hit, cached: true, retries: 0 };
     record(response);
     return response;
   }

@@ -30,7 +30,7 @@ export async function executeCell(cell: PlannedCell, env: CellEnv): Promise<Resu
     const strategy = getStrategy(cell.armSpec.strategy, env.config.strategies);
     const handoff = await strategy.prepare({ case: cell.case, arm: cell.armSpec, rep: cell.rep, budgetTokens: env.config.budgetTokens, tokens: countTokens, call, signal: env.signal }, cell.params);
     const receiver = await runReceiver(cell, handoff, call);
-    const judged = await judgeCell(cell.case, handoff, receiver.answer, (r) => call('judge', r), env.config.judge);
+    const judged = await judgeCell(cell.case, handoff, receiver.answer, (r) => call('judge', r), { ...env.config.judge, provider: env.config.provider.judge });
     return { ...base, ...accounting(ctx, receiver.requestTokens, cell), ...judged.fields, detail: { ...judged.detail, system: handoff.system, seen: bounded(seenText(handoff)), answer: receiver.answer, artifacts: boundedArtifacts(handoff.artifacts) } };
   } catch (err) {
     if (env.signal?.aborted) throw err;

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { setMaxListeners } from 'node:events';
-import pLimit from 'p-limit';
 import type { CallRecord, ResultRow } from '../types.ts';
 import type { ResolvedConfig } from '../config/types.ts';
 import { loadSuites } from '../../cases/load.ts';
@@ -123,20 +122,29 @@ async function executeCells(a: ExecuteArgs): Promise<Executed> {
     for (const r of reporters) r.onCellEnd?.(row, progress);
   };
   const env = { config, calls: callPath, runId: a.runId, harnessVersion, signal: a.signal };
-  const runOne = async (cell: PlannedCell) => {
-    // Yield to the event loop between cells: a CPU-bound provider (the sim) would otherwise run the whole
-    // plan as one microtask chain, starving signal handling (Ctrl-C), timers and progress output.
-    await new Promise((resolve) => setImmediate(resolve));
-    if (a.signal?.aborted) return;
-    try {
-      onRow(await executeCell(cell, env));
-    } catch (err) {
-      if (!a.signal?.aborted) throw err;
+  // `concurrency` workers pull cells in plan order: no promise per queued cell, so a 300k-cell plan
+  // starts at once and stops at once on Ctrl-C, and no queue bookkeeping per cell on the hot path.
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (next < todo.length && !failed) {
+      // Yield to the event loop between cells: a CPU-bound provider (the sim) would otherwise run the whole
+      // plan as one microtask chain, starving signal handling (Ctrl-C), timers and progress output.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (a.signal?.aborted) return;
+      const cell = todo[next++];
+      if (!cell) return;
+      try {
+        onRow(await executeCell(cell, env));
+      } catch (err) {
+        if (a.signal?.aborted) return;
+        failed = true;
+        throw err;
+      }
     }
   };
-  const limit = pLimit(config.concurrency);
   try {
-    await Promise.all(todo.map((cell) => limit(() => runOne(cell))));
+    await Promise.all(Array.from({ length: Math.min(config.concurrency, todo.length) }, worker));
   } finally {
     results.close();
     calls.close();

@@ -1,7 +1,10 @@
+import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { loadConfig } from '../../config/load-config.ts';
 import { runExperiment } from '../../runner/run.ts';
 import { dryRun, renderDryRun } from '../../runner/dry-run.ts';
+import { openResume } from '../../runner/run-dir.ts';
+import { readJsonl } from '../../runner/journal.ts';
 import { createProgressReporter } from '../../runner/reporters.ts';
 import { summarize } from '../../../reports/summarize.ts';
 import { renderMarkdown } from '../../../reports/markdown.ts';
@@ -48,7 +51,10 @@ export const runCommand: CommandModule<object, RunArgs> = {
       concurrency: args.concurrency, out: args.out, cache: args.cache, quiet: args.quiet, shard: args.shard,
     });
     if (args.dryRun) {
-      process.stdout.write(`${renderDryRun(await dryRun(config))}\n`);
+      // With --resume: what finishing that run would cost (its own plan, minus the journalled cells).
+      const resume = args.resume ? openResume(args.resume, config) : undefined;
+      const skip = resume ? new Set(readJsonl<{ cell_id: string }>(join(resume.dir, 'results.jsonl')).map((r) => r.cell_id)) : undefined;
+      process.stdout.write(`${renderDryRun(await dryRun(resume?.config ?? config, { skip }))}\n`);
       return;
     }
     const controller = new AbortController();

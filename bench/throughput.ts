@@ -1,0 +1,203 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { performance } from 'node:perf_hooks';
+import { resolveConfig } from '../harness/config/resolve-config.ts';
+import { runExperiment, type RunOutcome } from '../harness/runner/run.ts';
+
+/**
+ * Throughput of the harness's call path: N cells, each exactly one receiver call (one full-transcript
+ * arm, the criterion judge off, survival and checks deterministic), through the real `openai`
+ * provider and SDK against a loopback mock with fixed latency L in its own process, C cells in flight.
+ * ideal = ceil(N/C)·L; ratio = wall/ideal. CPU per call is this process's user+system CPU over the
+ * measured run divided by N (runner, strategy, SDK, transport, cache, journal, reports — everything).
+ *
+ *   npm run bench -- --n 2000 --concurrency 64 --latency 50 [--base-url URL] [--no-cache] [--warmup 50]
+ *                    [--floor] [--transport node|fetch] [--profile FILE.cpuprofile] [--keep]
+ */
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+interface BenchArgs {
+  n: number;
+  concurrency: number;
+  latency: number;
+  baseUrl?: string;
+  cache: boolean;
+  warmup: number;
+  keep: boolean;
+  profile?: string;
+  floor: boolean;
+  transport: 'node' | 'fetch';
+}
+
+function parse(argv: string[]): BenchArgs {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      n: { type: 'string', default: '500' },
+      concurrency: { type: 'string', default: '16' },
+      latency: { type: 'string', default: '200' },
+      'base-url': { type: 'string' },
+      'no-cache': { type: 'boolean', default: false },
+      warmup: { type: 'string', default: '50' },
+      keep: { type: 'boolean', default: false },
+      profile: { type: 'string' },
+      floor: { type: 'boolean', default: false },
+      transport: { type: 'string', default: 'node' },
+    },
+  });
+  return { n: Number(values.n), concurrency: Number(values.concurrency), latency: Number(values.latency), baseUrl: values['base-url'], cache: !values['no-cache'], warmup: Number(values.warmup), keep: values.keep!, profile: values.profile, floor: values.floor!, transport: values.transport === 'fetch' ? 'fetch' : 'node' };
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const a = parse(argv);
+  const mock = a.baseUrl ? undefined : await startMockProcess(a.latency);
+  const base = a.baseUrl ?? `${mock!.url}/v1`;
+  const work = mkdtempSync(join(tmpdir(), 'handoff-bench-'));
+  // The bench is a script, not library code: it points the openai provider at the server it uses.
+  process.env.OPENAI_BASE_URL = base;
+  if (mock || !process.env.OPENAI_API_KEY) process.env.OPENAI_API_KEY = 'bench-key';
+  try {
+    const config = (seed: number, reps: number, concurrency: number) =>
+      resolveConfig({
+        casesDir: join(here, 'cases'), suites: ['throughput'], reps, seed, provider: 'openai',
+        models: { bench: { sim: 'sim-large', openai: 'bench-model' } },
+        judge: { model: 'bench', criteria: false, classify: 'off' },
+        concurrency, providers: { openai: { concurrency, maxRetries: 2, timeoutMs: 60_000, transport: a.transport } },
+        cache: a.cache ? { dir: join(work, 'cache') } : false, outDir: join(work, 'runs'),
+      }, { quiet: true });
+    if (a.warmup > 0) await runExperiment({ config: config(1, a.warmup, a.concurrency) });
+    if (a.floor) process.stdout.write(`${await floorLine(`${base}/chat/completions`, a)}\n`);
+    if (mock) await fetch(`${mock.url}/__reset`, { method: 'POST' });
+    const m = await measure((cellsDone) => runExperiment({ config: config(2, a.n, a.concurrency), reporters: [{ onRunEnd: cellsDone }] }), a.profile);
+    const stats = mock ? ((await (await fetch(`${mock.url}/__stats`)).json()) as { requests: number; maxInflight: number }) : undefined;
+    const ideal = (Math.ceil(a.n / a.concurrency) * a.latency) / 1000;
+    const errors = m.outcome.rows.filter((r) => r.status === 'error').length;
+    const rss = process.resourceUsage().maxRSS / 1024;
+    const calls = m.outcome.rows.reduce((n, r) => n + r.model_calls, 0);
+    const perCall = (us: number) => (us / 1000 / a.n).toFixed(3);
+    process.stdout.write(
+      `handoff-eval N=${a.n} C=${a.concurrency} latency=${a.latency}ms wall=${m.wall.toFixed(2)}s ideal=${ideal.toFixed(2)}s ratio=${(m.wall / ideal).toFixed(2)} ` +
+        `maxRSS=${rss.toFixed(0)}MB requests=${stats?.requests ?? calls} errors=${errors} max_inflight=${stats?.maxInflight ?? 'n/a'} ` +
+        `cpu_per_call=${perCall(m.cpuUs)}ms main_thread_cpu_per_call=${m.mainCpuUs === null ? 'n/a' : `${perCall(m.mainCpuUs)}ms`} ` +
+        `cells_wall=${m.cellsWall.toFixed(2)}s cells_cpu_per_call=${perCall(m.cellsCpuUs)}ms\n`,
+    );
+    return errors === 0 ? 0 : 1;
+  } finally {
+    mock?.stop();
+    if (!a.keep) rmSync(work, { recursive: true, force: true });
+  }
+}
+
+interface Measured {
+  outcome: RunOutcome;
+  /** Seconds, the whole runExperiment (plan, cells, reports). */
+  wall: number;
+  /** This process's user+system CPU over the same span, µs (every thread: main, GC helpers, JIT). */
+  cpuUs: number;
+  /** Up to the last journalled cell, before the reports. */
+  cellsWall: number;
+  cellsCpuUs: number;
+  /** CPU of the main (JavaScript) thread alone over the whole run, µs; null where /proc is missing. */
+  mainCpuUs: number | null;
+}
+
+async function measure(run: (cellsDone: () => void) => Promise<RunOutcome>, profile?: string): Promise<Measured> {
+  const profiler = profile ? await startProfile() : undefined;
+  let cellsWall = 0;
+  let cellsCpuUs = 0;
+  const main0 = mainThreadCpuUs();
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const outcome = await run(() => {
+    cellsWall = (performance.now() - t0) / 1000;
+    const c = process.cpuUsage(cpu0);
+    cellsCpuUs = c.user + c.system;
+  });
+  const wall = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  if (profiler) await profiler.stop(profile!);
+  const main1 = mainThreadCpuUs();
+  return { outcome, wall, cpuUs: cpu.user + cpu.system, cellsWall, cellsCpuUs, mainCpuUs: main0 === null || main1 === null ? null : main1 - main0 };
+}
+
+/** utime+stime of the main thread (Linux, 10 ms ticks): what the event loop itself spent, GC helpers and JIT threads excluded. */
+function mainThreadCpuUs(): number | null {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10_000;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The same N calls at the same concurrency with nothing but node:http and a keep-alive agent (no SDK,
+ * no harness): what this machine allows right now, to read the harness's line against.
+ */
+async function floorLine(url: string, a: BenchArgs): Promise<string> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: a.concurrency });
+  const body = JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Which merchants pin 2023-10? '.repeat(40) }], max_tokens: 100 });
+  const one = () =>
+    new Promise<void>((resolve, reject) => {
+      const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', authorization: 'Bearer bench-key' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => (JSON.parse(Buffer.concat(chunks).toString('utf8')), resolve()));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  const round = async (n: number) => {
+    let i = 0;
+    await Promise.all(Array.from({ length: a.concurrency }, async () => {
+      while (i++ < n) await one();
+    }));
+  };
+  await round(Math.min(a.n, 100));
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await round(a.n);
+  const wall = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  agent.destroy();
+  const ideal = (Math.ceil(a.n / a.concurrency) * a.latency) / 1000;
+  return `floor(node:http) N=${a.n} C=${a.concurrency} latency=${a.latency}ms wall=${wall.toFixed(2)}s ideal=${ideal.toFixed(2)}s ratio=${(wall / ideal).toFixed(2)} cpu_per_call=${((cpu.user + cpu.system) / 1000 / a.n).toFixed(3)}ms`;
+}
+
+/** The mock in a child process (its CPU is not this process's), ready when it prints its URL. */
+async function startMockProcess(latency: number): Promise<{ url: string; stop(): void }> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(here, 'mock-server.ts'), '--latency', String(latency)], { cwd: join(here, '..'), stdio: ['pipe', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let buf = '';
+    child.stdout!.on('data', (d) => {
+      buf += String(d);
+      const line = buf.split('\n')[0];
+      if (buf.includes('\n')) resolve((JSON.parse(line!) as { url: string }).url);
+    });
+    child.on('exit', (code) => reject(new Error(`mock server exited (${code}) before listening`)));
+  });
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+/** A CPU profile of the measured run only (--profile FILE.cpuprofile; open it in Chrome DevTools). */
+async function startProfile(): Promise<{ stop(file: string): Promise<void> }> {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFileSync } = await import('node:fs');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop(file) {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}

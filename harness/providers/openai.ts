@@ -1,0 +1,59 @@
+import { performance } from 'node:perf_hooks';
+import type { ModelRequest, ModelResponse, Provider, Usage } from '../types.ts';
+import type { ResolvedConfig } from '../config/types.ts';
+import { countTokens, requestTokens } from '../tokens.ts';
+import { fromOpenAIReply, toOpenAIBody, type OpenAIReply, type OpenAIWireOptions } from './wire-openai.ts';
+import { callOptions, isUserAbort, resolveClientSettings, sdkOptions, toProviderError } from './wire-client.ts';
+import type { AttemptTag } from './transport.ts';
+
+interface ChatClient {
+  chat: { completions: { create(body: unknown, options?: unknown): { withResponse(): Promise<{ data: OpenAIReply; request_id?: string | null }> } } };
+}
+
+/**
+ * OpenAI Chat Completions through the `openai` SDK (loaded only when used), and any OpenAI-compatible
+ * server through a base URL (vLLM, Ollama, llama.cpp server, LM Studio): OPENAI_BASE_URL or
+ * config.providers.openai.baseURL. Such servers usually need no key; OpenAI's own API does.
+ */
+export async function createOpenAIProvider(config: ResolvedConfig, env: NodeJS.ProcessEnv = process.env): Promise<Provider> {
+  const settings = resolveClientSettings({ provider: 'openai', keyVar: 'OPENAI_API_KEY', baseVar: 'OPENAI_BASE_URL', keyOptionalAtCustomURL: true }, config, env);
+  const { default: OpenAI } = await import('openai');
+  const { options, transport } = sdkOptions(settings);
+  const client = new OpenAI(options as ConstructorParameters<typeof OpenAI>[0]) as unknown as ChatClient;
+  const official = !settings.baseURL || /api\.openai\.com/.test(settings.baseURL);
+  const wire: OpenAIWireOptions = { tokenField: official ? 'max_completion_tokens' : 'max_tokens', sendSeed: true };
+  return {
+    id: 'openai',
+    cacheScope: settings.baseURL ?? '',
+    async generate(req: ModelRequest, opts = {}): Promise<ModelResponse> {
+      const body = toOpenAIBody(req, wire);
+      const tag: AttemptTag = { attempts: 0 };
+      const started = performance.now();
+      try {
+        const { data, request_id } = await client.chat.completions.create(body, callOptions(opts.signal, tag)).withResponse();
+        const out = fromOpenAIReply(data, req);
+        return {
+          ...out,
+          usage: out.usage ?? estimatedUsage(req, out),
+          latencyMs: Math.round(performance.now() - started),
+          requestId: request_id ?? tag.lastRequestId,
+          cached: false,
+          retries: Math.max(0, tag.attempts - 1),
+          costUsd: 0,
+        };
+      } catch (err) {
+        if (isUserAbort(err)) throw err;
+        throw toProviderError('openai', req.model, err, tag);
+      }
+    },
+    async close() {
+      transport?.close();
+    },
+  };
+}
+
+/** Some compatible servers send no usage: count with the tokenizer rather than report zero. */
+function estimatedUsage(req: ModelRequest, out: { text: string; toolCalls: { input: unknown }[] }): Usage {
+  const outputTokens = countTokens(out.text) + out.toolCalls.reduce((n, c) => n + countTokens(JSON.stringify(c.input ?? {})), 0);
+  return { inputTokens: requestTokens(req), outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0 };
+}

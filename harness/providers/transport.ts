@@ -1,0 +1,189 @@
+import http from 'node:http';
+import https from 'node:https';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+
+/**
+ * A lean keep-alive HTTP transport handed to the vendor SDKs as their `fetch`. The SDKs keep what
+ * they are good at (request building, typed errors, the one retry layer, usage parsing); this replaces
+ * only the global fetch underneath, which costs most of an SDK call's CPU (shared/PERF-NOTES.md).
+ *
+ * It implements the part of fetch the SDKs use for non-streaming JSON calls: method, headers, a string
+ * or byte body, an AbortSignal; the response is read whole before the promise resolves, so the SDK's
+ * timeout covers the body too. Streaming responses are not supported (the harness never streams).
+ */
+export interface Transport {
+  fetch: (input: string | URL | { url: string }, init?: TransportInit) => Promise<LeanResponse>;
+  stats: TransportStats;
+  close(): void;
+}
+
+export interface TransportStats {
+  requests: number;
+  inflight: number;
+  maxInflight: number;
+}
+
+/** Per-call attempt counter, passed through the SDK as a fetch option (`fetchOptions`). */
+export interface AttemptTag {
+  attempts: number;
+  /** The request id of the last HTTP response, kept for errors the SDK reports without one. */
+  lastRequestId?: string;
+}
+
+/** The fetchOptions key that carries an AttemptTag to the transport. */
+export const ATTEMPT_TAG = 'handoffAttemptTag';
+
+export interface TransportInit {
+  method?: string;
+  headers?: HeadersLike;
+  body?: string | Uint8Array | null;
+  signal?: AbortSignal | null;
+  [ATTEMPT_TAG]?: AttemptTag;
+}
+
+type HeadersLike = { forEach(cb: (value: string, key: string) => void): void } | Record<string, string> | [string, string][];
+
+export function createTransport(opts: { maxSockets: number }): Transport {
+  const agentOptions = { keepAlive: true, maxSockets: opts.maxSockets, maxFreeSockets: opts.maxSockets, scheduling: 'lifo' as const };
+  const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
+  const stats: TransportStats = { requests: 0, inflight: 0, maxInflight: 0 };
+  const fetch: Transport['fetch'] = (input, init = {}) =>
+    new Promise((resolve, reject) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      const signal = init.signal ?? undefined;
+      if (signal?.aborted) return reject(abortError());
+      const tag = init[ATTEMPT_TAG];
+      if (tag) tag.attempts++;
+      const target = targetOf(url);
+      const headers = plainHeaders(init.headers);
+      const body = init.body ?? undefined;
+      if (body !== undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+      const options = { ...target, method: init.method ?? 'GET', headers, agent: target.protocol === 'https:' ? agents.https : agents.http };
+      const req = (target.protocol === 'https:' ? https : http).request(options);
+      stats.requests++;
+      stats.maxInflight = Math.max(stats.maxInflight, ++stats.inflight);
+      let settled = false;
+      const finish = (err: Error | null, res?: LeanResponse) => {
+        if (settled) return;
+        settled = true;
+        stats.inflight--;
+        signal?.removeEventListener('abort', onAbort);
+        if (err) reject(err);
+        else resolve(res!);
+      };
+      const onAbort = () => {
+        req.destroy();
+        finish(abortError());
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      req.on('error', (err) => finish(err));
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', (err) => finish(err));
+        res.on('close', () => {
+          if (!res.complete) finish(new Error('the connection closed before the response was complete'));
+        });
+        res.on('end', () => {
+          const response = new LeanResponse(url, res.statusCode ?? 0, res.statusMessage ?? '', res.headers, decode(Buffer.concat(chunks), res.headers['content-encoding']));
+          if (tag) tag.lastRequestId = response.headers.get('request-id') ?? response.headers.get('x-request-id') ?? tag.lastRequestId;
+          finish(null, response);
+        });
+      });
+      req.end(body);
+    });
+  return {
+    fetch,
+    stats,
+    close() {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}
+
+/** URL parts per distinct URL: an SDK calls the same endpoint every time, so it is parsed once. */
+const targets = new Map<string, { protocol: string; hostname: string; port: string; path: string }>();
+function targetOf(url: string): { protocol: string; hostname: string; port: string; path: string } {
+  let t = targets.get(url);
+  if (!t) {
+    const u = new URL(url);
+    t = { protocol: u.protocol, hostname: u.hostname.replace(/^\[|\]$/g, ''), port: u.port, path: `${u.pathname}${u.search}` };
+    if (targets.size > 256) targets.clear();
+    targets.set(url, t);
+  }
+  return t;
+}
+
+function plainHeaders(h: HeadersLike | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!h) return out;
+  if (Array.isArray(h)) for (const [k, v] of h) out[k.toLowerCase()] = v;
+  else if (typeof (h as { forEach?: unknown }).forEach === 'function') (h as { forEach(cb: (v: string, k: string) => void): void }).forEach((v, k) => (out[k] = v));
+  else for (const [k, v] of Object.entries(h)) out[k.toLowerCase()] = v;
+  return out;
+}
+
+function decode(body: Buffer, encoding: string | undefined): Buffer {
+  if (!encoding || encoding === 'identity') return body;
+  if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(body);
+  if (encoding === 'deflate') return inflateSync(body);
+  if (encoding === 'br') return brotliDecompressSync(body);
+  return body;
+}
+
+function abortError(): Error {
+  return new DOMException('The operation was aborted.', 'AbortError');
+}
+
+/** The read-only Headers surface the SDKs use (get, has, iteration). */
+export class LeanHeaders {
+  constructor(private readonly raw: http.IncomingHttpHeaders) {}
+  get(name: string): string | null {
+    const v = this.raw[name.toLowerCase()];
+    return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+  }
+  has(name: string): boolean {
+    return this.raw[name.toLowerCase()] !== undefined;
+  }
+  *entries(): IterableIterator<[string, string]> {
+    for (const k of Object.keys(this.raw)) yield [k, this.get(k)!];
+  }
+  *keys(): IterableIterator<string> {
+    yield* Object.keys(this.raw);
+  }
+  *values(): IterableIterator<string> {
+    for (const k of Object.keys(this.raw)) yield this.get(k)!;
+  }
+  forEach(cb: (value: string, key: string) => void): void {
+    for (const k of Object.keys(this.raw)) cb(this.get(k)!, k);
+  }
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.entries();
+  }
+}
+
+/** A fully read response with the fetch Response surface the SDKs use for JSON calls. */
+export class LeanResponse {
+  readonly ok: boolean;
+  readonly headers: LeanHeaders;
+  readonly body = null;
+  readonly redirected = false;
+  readonly type = 'basic';
+  bodyUsed = false;
+  constructor(readonly url: string, readonly status: number, readonly statusText: string, raw: http.IncomingHttpHeaders, private readonly bytes: Buffer) {
+    this.ok = status >= 200 && status < 300;
+    this.headers = new LeanHeaders(raw);
+  }
+  async text(): Promise<string> {
+    this.bodyUsed = true;
+    return this.bytes.toString('utf8');
+  }
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    this.bodyUsed = true;
+    return this.bytes.buffer.slice(this.bytes.byteOffset, this.bytes.byteOffset + this.bytes.byteLength) as ArrayBuffer;
+  }
+}

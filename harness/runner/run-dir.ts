@@ -1,0 +1,90 @@
+import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { ResolvedConfig } from '../config/types.ts';
+import { InputError } from '../errors.ts';
+import { harnessVersion } from '../version.ts';
+import { redact } from '../redact.ts';
+
+/** What a run directory is: `runs/<run-id>/` with config.json, results.jsonl, calls.jsonl, reports. */
+export interface RunDir {
+  runId: string;
+  dir: string;
+}
+
+export function createRunDirectory(config: ResolvedConfig): RunDir {
+  const runId = `${new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '')}-${randomBytes(2).toString('hex')}`;
+  const dir = join(config.outDir, runId);
+  if (existsSync(dir)) throw new InputError('run_exists', `run directory ${dir} already exists`);
+  mkdirSync(dir, { recursive: true });
+  return { runId, dir };
+}
+
+/** config.json: the resolved config (secrets redacted), enough to rebuild the run's plan. */
+export function writeConfigRecord(dir: string, config: ResolvedConfig, runId: string): void {
+  const { strategies, ...rest } = config;
+  const record = redact({ runId, harnessVersion, createdAt: new Date().toISOString(), ...rest, casesDirResolved: resolve(config.casesDir), strategies: Object.keys(strategies) });
+  writeFileSync(join(dir, 'config.json'), `${JSON.stringify(record, null, 2)}\n`);
+}
+
+/** The fields of config.json that decide which cells exist and what each one asks: a resume takes them from the run. */
+const planFields = ['suites', 'arms', 'reps', 'seed', 'provider', 'models', 'judge', 'budgetTokens', 'sim', 'prices', 'shard'] as const;
+
+/**
+ * A resume plans from the run's own config.json — not from whatever eval.config.ts says today — so
+ * the cells and their seeds are the ones the run started with. Operational settings (concurrency,
+ * provider timeouts and retries, cache, output) and inline strategy definitions come from the
+ * current config. Returns the merged config and the plan fields that differ from the current ones.
+ */
+export function openResume(dir: string, current: ResolvedConfig): RunDir & { config: ResolvedConfig; differs: string[] } {
+  const file = join(dir, 'config.json');
+  if (!existsSync(file)) throw new InputError('not_a_run', `${file}: not found; --resume takes a run directory written by handoff-eval run`);
+  let stored: Record<string, unknown>;
+  try {
+    stored = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch (err) {
+    throw new InputError('not_a_run', `${file}: not valid JSON (${(err as Error).message})`, { cause: err });
+  }
+  if (typeof stored.runId !== 'string') throw new InputError('not_a_run', `${file}: runId: missing`);
+  const config: ResolvedConfig = { ...current };
+  const differs: string[] = [];
+  for (const f of planFields) {
+    if (!(f in stored)) continue;
+    if (JSON.stringify(stored[f]) !== JSON.stringify(current[f])) differs.push(f);
+    (config as unknown as Record<string, unknown>)[f] = stored[f];
+  }
+  const casesDir = typeof stored.casesDirResolved === 'string' && existsSync(stored.casesDirResolved) ? stored.casesDirResolved : (stored.casesDir as string | undefined);
+  if (casesDir) config.casesDir = casesDir;
+  return { runId: stored.runId, dir, config, differs };
+}
+
+/**
+ * One process per run directory: a second `--resume` of a run still in progress would execute the
+ * same missing cells twice. The lock names its pid; a lock whose process is gone (kill -9) is stale.
+ */
+export function acquireRunLock(dir: string): () => void {
+  const file = join(dir, 'run.lock');
+  try {
+    writeFileSync(file, String(process.pid), { flag: 'wx' });
+  } catch {
+    const pid = Number(readFileSync(file, 'utf8').trim());
+    if (pid && pid !== process.pid && alive(pid)) throw new InputError('run_locked', `${dir}: in use by process ${pid} (run.lock); wait for it or stop it first`);
+    writeFileSync(file, String(process.pid));
+  }
+  return () => {
+    try {
+      if (readFileSync(file, 'utf8').trim() === String(process.pid)) unlinkSync(file);
+    } catch {
+      // already gone
+    }
+  };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,177 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The two wire protocols as the mock server speaks them: replies (text or a tool call, usage with
+ * cache tokens) and the request rules the real APIs enforce, so a request the harness builds wrongly
+ * fails here the way it would fail against the vendor (HTTP 400, invalid_request_error).
+ */
+export type Protocol = 'anthropic' | 'openai';
+
+/** What the mock answers; a responder may return it to script a reply. */
+export interface MockReply {
+  text?: string;
+  toolCall?: { name: string; input: unknown };
+  usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number };
+}
+
+export type Responder = (body: any, protocol: Protocol) => MockReply | undefined;
+
+const approxTokens = (s: string) => Math.ceil(s.length / 4);
+
+/** A value that satisfies a JSON Schema's required fields (the default reply to a forced tool call). */
+export function sampleFromSchema(schema: any): unknown {
+  if (!schema || typeof schema !== 'object') return null;
+  if (schema.enum) return schema.enum[0];
+  switch (schema.type) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const k of schema.required ?? []) out[k] = sampleFromSchema(schema.properties?.[k]);
+      return out;
+    }
+    case 'array':
+      return schema.minItems === 0 ? [] : [sampleFromSchema(schema.items)];
+    case 'integer':
+    case 'number':
+      return schema.minimum ?? 1;
+    case 'boolean':
+      return false;
+    case 'string':
+      return 'mock';
+    default:
+      return null;
+  }
+}
+
+function forcedTool(body: any, protocol: Protocol): any | undefined {
+  const choice = body.tool_choice;
+  const name = protocol === 'anthropic' ? (choice?.type === 'tool' ? choice.name : undefined) : choice?.function?.name;
+  if (!name) return undefined;
+  return (body.tools ?? []).find((t: any) => (protocol === 'anthropic' ? t.name : t.function?.name) === name);
+}
+
+/** The default reply: a forced tool gets a schema-valid call; otherwise a short deterministic text. */
+export function defaultReply(body: any, protocol: Protocol): MockReply {
+  const tool = forcedTool(body, protocol);
+  if (tool) {
+    const schema = protocol === 'anthropic' ? tool.input_schema : tool.function.parameters;
+    return { toolCall: { name: protocol === 'anthropic' ? tool.name : tool.function.name, input: sampleFromSchema(schema) } };
+  }
+  const digest = createHash('sha256').update(JSON.stringify(body.messages ?? [])).digest('hex').slice(0, 8);
+  return { text: `Mock answer ${digest}: the merchants m_0007 and m_0013 pin 2023-10.` };
+}
+
+export class CachePrefixes {
+  private seen = new Set<string>();
+  /** Anthropic prompt caching: the prefix up to the block marked cache_control, written once, read after. */
+  anthropic(body: any): { read: number; write: number } {
+    const parts: unknown[] = [body.tools ?? null, body.system ?? null];
+    let marked = false;
+    for (const m of body.messages ?? []) {
+      for (const b of Array.isArray(m.content) ? m.content : []) {
+        if (marked) break;
+        parts.push(b);
+        if (b.cache_control) marked = true;
+      }
+      if (marked) break;
+    }
+    if (!marked) return { read: 0, write: 0 };
+    const text = JSON.stringify(parts);
+    const key = createHash('sha256').update(text).digest('hex');
+    const n = approxTokens(text);
+    if (this.seen.has(key)) return { read: n, write: 0 };
+    this.seen.add(key);
+    return { read: 0, write: n };
+  }
+}
+
+export function anthropicReply(body: any, reply: MockReply, id: string, cache: { read: number; write: number }): unknown {
+  const total = approxTokens(JSON.stringify(body.messages ?? []) + (body.system ?? ''));
+  const content = reply.toolCall ? [{ type: 'tool_use', id: `toolu_${id}`, name: reply.toolCall.name, input: reply.toolCall.input }] : [{ type: 'text', text: reply.text ?? '' }];
+  const outText = reply.toolCall ? JSON.stringify(reply.toolCall.input) : (reply.text ?? '');
+  return {
+    id: `msg_${id}`, type: 'message', role: 'assistant', model: body.model, content,
+    stop_reason: reply.toolCall ? 'tool_use' : 'end_turn', stop_sequence: null,
+    usage: {
+      input_tokens: reply.usage?.input ?? Math.max(1, total - cache.read - cache.write),
+      output_tokens: reply.usage?.output ?? Math.max(1, approxTokens(outText)),
+      cache_read_input_tokens: reply.usage?.cacheRead ?? cache.read,
+      cache_creation_input_tokens: reply.usage?.cacheWrite ?? cache.write,
+    },
+  };
+}
+
+export function openaiReply(body: any, reply: MockReply, id: string): unknown {
+  const prompt = approxTokens(JSON.stringify(body.messages ?? []));
+  const outText = reply.toolCall ? JSON.stringify(reply.toolCall.input) : (reply.text ?? '');
+  const message = reply.toolCall
+    ? { role: 'assistant', content: null, tool_calls: [{ id: `call_${id}`, type: 'function', function: { name: reply.toolCall.name, arguments: JSON.stringify(reply.toolCall.input) } }] }
+    : { role: 'assistant', content: reply.text ?? '' };
+  const cached = reply.usage?.cacheRead ?? 0;
+  return {
+    id: `chatcmpl-${id}`, object: 'chat.completion', created: 0, model: body.model,
+    choices: [{ index: 0, message, finish_reason: reply.toolCall ? 'tool_calls' : 'stop' }],
+    usage: { prompt_tokens: (reply.usage?.input ?? prompt) + cached, completion_tokens: reply.usage?.output ?? Math.max(1, approxTokens(outText)), prompt_tokens_details: { cached_tokens: cached } },
+  };
+}
+
+const NAME = /^[a-zA-Z0-9_-]{1,128}$/;
+
+/** The Messages API's structural rules; returns the first violation, as the API words it roughly. */
+export function checkAnthropic(body: any): string | undefined {
+  if (typeof body.model !== 'string' || !body.model) return 'model: field required';
+  if (!Number.isInteger(body.max_tokens)) return 'max_tokens: field required';
+  const msgs = body.messages;
+  if (!Array.isArray(msgs) || msgs.length === 0) return 'messages: at least one message is required';
+  if (msgs[0].role !== 'user') return 'messages.0: first message must use the "user" role';
+  let pending: string[] = [];
+  let toolBlocks = false;
+  for (let i = 0; i < msgs.length; i++) {
+    const m = msgs[i];
+    if (i > 0 && m.role === msgs[i - 1].role) return `messages.${i}: roles must alternate between "user" and "assistant"`;
+    const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
+    if (!Array.isArray(blocks) || blocks.length === 0) return `messages.${i}: content must be non-empty`;
+    for (const b of blocks) if (b.type === 'text' && !b.text) return `messages.${i}: text content blocks must be non-empty`;
+    const results = blocks.filter((b: any) => b.type === 'tool_result');
+    if (pending.length) {
+      const lead = blocks.slice(0, pending.length).filter((b: any) => b.type === 'tool_result').map((b: any) => b.tool_use_id);
+      if (lead.length !== pending.length || pending.some((id) => !lead.includes(id))) return `messages.${i}: tool_use ids were found without tool_result blocks immediately after: ${pending.join(', ')}`;
+    } else if (results.length) return `messages.${i}: unexpected tool_use_id found in tool_result blocks: ${results[0].tool_use_id}`;
+    pending = [];
+    for (const b of blocks) {
+      if (b.type === 'tool_use') {
+        if (!NAME.test(b.id) || !NAME.test(b.name)) return `messages.${i}: tool_use id/name does not match ${NAME}`;
+        if (typeof b.input !== 'object' || b.input === null || Array.isArray(b.input)) return `messages.${i}: tool_use.input must be an object`;
+        pending.push(b.id);
+      }
+      if (b.type === 'tool_use' || b.type === 'tool_result') toolBlocks = true;
+    }
+    if (m.role !== 'assistant') pending = [];
+  }
+  if (toolBlocks && !(body.tools?.length > 0)) return 'Requests which include tool_use or tool_result blocks must define tools.';
+  for (const t of body.tools ?? []) if (!NAME.test(t.name)) return `tools: name does not match ${NAME}`;
+  const marks = msgs.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).filter((b: any) => b.cache_control).length;
+  if (marks > 4) return 'A maximum of 4 blocks with cache_control may be provided.';
+  return undefined;
+}
+
+/** Chat Completions' structural rules for tool messages. */
+export function checkOpenAI(body: any): string | undefined {
+  if (typeof body.model !== 'string' || !body.model) return 'model: field required';
+  const msgs = body.messages;
+  if (!Array.isArray(msgs) || msgs.length === 0) return "'messages' must contain at least one message";
+  let open = new Set<string>();
+  for (let i = 0; i < msgs.length; i++) {
+    const m = msgs[i];
+    if (!['system', 'developer', 'user', 'assistant', 'tool'].includes(m.role)) return `messages[${i}].role: invalid value`;
+    if (m.role === 'tool') {
+      if (!open.has(m.tool_call_id)) return `Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls' (messages[${i}])`;
+      open.delete(m.tool_call_id);
+      continue;
+    }
+    if (open.size) return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...open].join(', ')}`;
+    if (m.role === 'assistant' && m.tool_calls?.length) open = new Set(m.tool_calls.map((c: any) => c.id));
+    else if (m.content === null || m.content === undefined || m.content === '') return `messages[${i}].content: must be a non-empty string`;
+  }
+  if (open.size) return `tool_call_ids without response messages: ${[...open].join(', ')}`;
+  return undefined;
+}
