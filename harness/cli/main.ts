@@ -7,14 +7,23 @@ import { exitState } from './exit.ts';
  * The CLI. Exit codes: 0 success, 1 a gate regression, 2 bad input (one line naming the file and the
  * field), 130 interrupted. Only this layer sets the exit code.
  */
+/** Single-value flags given twice keep their last value instead of becoming an array no command expects. */
+const singleValued = ['config', 'out', 'provider', 'reps', 'seed', 'concurrency', 'shard', 'resume', 'baseline', 'format', 'from', 'strategy', 'task'];
+
+function lastValueWins(argv: Record<string, unknown>): void {
+  for (const key of singleValued) {
+    const v = argv[key];
+    if (Array.isArray(v)) argv[key] = v[v.length - 1];
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   exitState.code = 0;
   let cli = yargs(argv)
     .scriptName('handoff-eval')
     .usage('$0 <command> [options]')
     .strict()
-    // A flag given twice keeps its last value instead of becoming an array a string option cannot take.
-    .parserConfiguration({ 'duplicate-arguments-array': false })
+    .middleware(lastValueWins, true)
     .demandCommand(1, 'name a command (see --help)')
     .recommendCommands()
     .help()
