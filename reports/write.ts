@@ -5,7 +5,6 @@ import { summarize } from './summarize.ts';
 import { renderMarkdown } from './markdown.ts';
 import { renderCsv } from './csv.ts';
 import { renderJson } from './json.ts';
-import { renderHtml } from './html/page.ts';
 
 export type ReportFormat = 'md' | 'csv' | 'json' | 'html';
 export const reportFormats: ReportFormat[] = ['md', 'csv', 'json', 'html'];
@@ -13,7 +12,8 @@ export const reportFiles: Record<ReportFormat, string> = { md: 'report.md', csv:
 
 /**
  * Every report is rebuilt from the journal's rows alone: summarize once, render each format.
- * Async because the HTML's charts render through vega's asynchronous dataflow.
+ * Async because the HTML's charts render through vega's asynchronous dataflow; the HTML renderer (and
+ * vega with it, ~36 MB) loads only when HTML is written.
  */
 export async function writeReports(dir: string, rows: readonly ResultRow[], opts: { formats?: readonly ReportFormat[] } = {}): Promise<string[]> {
   const summary = summarize(rows);
@@ -23,7 +23,7 @@ export async function writeReports(dir: string, rows: readonly ResultRow[], opts
       format === 'md' ? renderMarkdown(summary)
       : format === 'csv' ? renderCsv(rows)
       : format === 'json' ? renderJson(summary)
-      : await renderHtml(summary, rows);
+      : await (await import('./html/page.ts')).renderHtml(summary, rows);
     const file = join(dir, reportFiles[format]);
     writeFileSync(file, text);
     written.push(file);
