@@ -1,23 +1,14 @@
-import { existsSync, mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-/**
- * Where the real transcripts live: $HANDOFF_SHARED_DIR (the shared folder, or its transcripts/
- * subfolder), else ../shared next to the repo. CI clones the repo elsewhere, so the suites that
- * need them skip — and say why — when the folder is absent.
- */
-function locate(): string {
-  const env = process.env.HANDOFF_SHARED_DIR;
-  if (env) return existsSync(join(env, 'transcripts')) ? join(env, 'transcripts') : env;
-  return fileURLToPath(new URL('../../../shared/transcripts/', import.meta.url));
-}
+import { transcriptsDir as located, transcriptsMissing } from '../support/transcripts.ts';
 
-export const transcriptsDir = locate();
-export const sharedMissing = !existsSync(join(transcriptsDir, 'README.md'));
+/** Where the real transcripts live (test/support/transcripts.ts: the in-repo copies, or $HANDOFF_SHARED_DIR). */
+export const transcriptsDir = located;
+export const sharedMissing = transcriptsMissing;
 export const sharedLabel = sharedMissing
-  ? `real transcripts — SKIPPED: ${transcriptsDir} not found (set HANDOFF_SHARED_DIR to the shared folder)`
+  ? `real transcripts — SKIPPED: ${transcriptsDir} not found`
   : `real transcripts in ${transcriptsDir}`;
 
 export const shared = (name: string): string => join(transcriptsDir, name);

@@ -10,19 +10,12 @@ import { pairingCheck } from '../../judges/checks.ts';
 import { renderMessage } from '../../strategies/render.ts';
 import { expectedAtoms } from './atoms.ts';
 import { caseOf, prepare } from './helpers.ts';
+import { transcriptsDir, transcriptsMissing } from '../support/transcripts.ts';
 
-/**
- * Example-based checks over the real transcripts in ../shared/transcripts (or $HANDOFF_SHARED_DIR).
- * CI clones the repo without them, so the suite skips — and says why — when the folder is absent.
- */
-function locate(): string {
-  const env = process.env.HANDOFF_SHARED_DIR;
-  if (env) return existsSync(join(env, 'transcripts')) ? join(env, 'transcripts') : env;
-  return fileURLToPath(new URL('../../../shared/transcripts/', import.meta.url));
-}
-const dir = locate();
-const missing = !existsSync(join(dir, 'README.md'));
-const label = missing ? `strategies on real transcripts — SKIPPED: ${dir} not found (set HANDOFF_SHARED_DIR)` : `strategies on real transcripts in ${dir}`;
+/** Example-based checks over the real transcripts (test/support/transcripts.ts: in-repo copies or $HANDOFF_SHARED_DIR). */
+const dir = transcriptsDir;
+const missing = transcriptsMissing;
+const label = missing ? `strategies on real transcripts — SKIPPED: ${dir} not found` : `strategies on real transcripts in ${dir}`;
 
 const files = [
   'claude-code-nextjs-todo.jsonl',

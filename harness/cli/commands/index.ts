@@ -8,6 +8,7 @@ import { importCommand } from './import.ts';
 import { gateCommand } from './gate.ts';
 import { baselineCommand } from './baseline.ts';
 import { mergeCommand } from './merge.ts';
+import { caseCommand } from './case.ts';
 
 /** Every command, in --help order. */
-export const commands: CommandModule<any, any>[] = [runCommand, reportCommand, listCommand, validateCommand, renderCommand, importCommand, gateCommand, baselineCommand, mergeCommand];
+export const commands: CommandModule<any, any>[] = [runCommand, reportCommand, listCommand, validateCommand, renderCommand, importCommand, gateCommand, baselineCommand, mergeCommand, caseCommand];
