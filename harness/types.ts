@@ -315,6 +315,13 @@ export interface Strategy<P extends Record<string, unknown> = Record<string, unk
   seed: string;
   params: { [K in keyof P]: ParamSpec };
   prepare: (ctx: StrategyContext, params: P) => Promise<Handoff>;
+  /**
+   * The handoff depends only on the case, the arm's params and the budget — never on the rep, chance
+   * or state — and is built without model calls (ctx.call throws for such a strategy). The runner then
+   * prepares it once per case × arm and reuses it for every rep; nobody may change a handoff once built.
+   * @default false
+   */
+  deterministic?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------

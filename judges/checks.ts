@@ -1,6 +1,6 @@
 import type { Case, ChatMessage, CheckResult, Handoff, TruncationMarker } from '../harness/types.ts';
 import { indexText, lineWithAll } from '../harness/text/cues.ts';
-import { renderMessage } from '../strategies/render.ts';
+import { renderMessages } from '../strategies/render.ts';
 import { handoffPhrases, recapSignature } from './signals.ts';
 
 export { handoffPhrases } from './signals.ts';
@@ -20,14 +20,25 @@ export function runChecks(c: Case, handoff: Handoff, answer: string): CheckResul
   const recap = ans.has(recapSignature);
   out.push({ name: 'no_recap_signature', passed: !recap, detail: recap ? `answer contains "${recapSignature}"` : 'no recap signature' });
   if (c.sessionShape === 'owned') out.push(handoffLanguageCheck(answer));
-  out.push(markersCheck(handoff));
-  out.push(pairingCheck(handoff.messages));
+  out.push(...handoffChecks(handoff));
   if (c.reference.orchestration) {
     const acted = lineWithAll(ans, c.reference.orchestration.cues) !== undefined;
     out.push({ name: 'no_second_assignment', passed: !acted, detail: acted ? "child acted on the parent's orchestration request" : 'did its own task only' });
   }
   return out;
 }
+
+/** The checks that read the handoff alone, once per handoff (one is shared by the reps of a deterministic arm). */
+function handoffChecks(h: Handoff): readonly [CheckResult, CheckResult] {
+  let checks = checkedHandoffs.get(h);
+  if (!checks) {
+    checks = [markersCheck(h), pairingCheck(h.messages)];
+    checkedHandoffs.set(h, checks);
+  }
+  return checks;
+}
+
+const checkedHandoffs = new WeakMap<Handoff, readonly [CheckResult, CheckResult]>();
 
 export function handoffLanguageCheck(answer: string): CheckResult {
   const ans = indexText(answer);
@@ -43,7 +54,7 @@ export function handoffLanguageCheck(answer: string): CheckResult {
  * standing in for the turns, an isolated spawn); `markers_count` on the row shows the former.
  */
 export function markersCheck(h: Handoff): CheckResult {
-  const seen = [h.system, ...h.messages.map(renderMessage)].join('\n');
+  const seen = [h.system, ...renderMessages(h.messages)].join('\n');
   const problems: string[] = [];
   const recorded = new Map<string, number>();
   for (const m of h.stats.markers) recorded.set(m.text, (recorded.get(m.text) ?? 0) + 1);

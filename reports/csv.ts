@@ -20,19 +20,25 @@ export function csvColumns(rows: readonly ResultRow[]): string[] {
   ];
 }
 
-export function flattenRow(r: ResultRow): Record<string, unknown> {
-  const { detail: _detail, scores: _scores, survival: _survival, checks: _checks, ...scalars } = r;
-  const flat: Record<string, unknown> = { ...scalars, params: JSON.stringify(r.params), simulated: isSimulated(r) };
-  for (const [c, v] of Object.entries(r.scores)) flat[`score_${c}`] = v;
-  for (const k of assertionKinds) {
-    flat[`survival_${k}_payload`] = r.survival.payload[k] ?? null;
-    flat[`survival_${k}_answer`] = r.survival.answer[k] ?? null;
+/** How each column's value is read from a row, decided once per column rather than per row and field. */
+function columnGetter(column: string): (r: ResultRow) => unknown {
+  if (column === 'params') return (r) => JSON.stringify(r.params);
+  if (column === 'simulated') return (r) => isSimulated(r);
+  if (column === 'checks_failed') return (r) => r.checks.filter((c) => !c.passed).map((c) => c.name).join(';');
+  if (column.startsWith('score_')) {
+    const criterion = column.slice('score_'.length);
+    return (r) => (Object.hasOwn(r.scores, criterion) ? r.scores[criterion] : undefined);
   }
-  flat.checks_failed = r.checks.filter((c) => !c.passed).map((c) => c.name).join(';');
-  return flat;
+  for (const k of assertionKinds) {
+    if (column === `survival_${k}_payload`) return (r) => r.survival.payload[k] ?? null;
+    if (column === `survival_${k}_answer`) return (r) => r.survival.answer[k] ?? null;
+  }
+  return (r) => (r as unknown as Record<string, unknown>)[column];
 }
 
 export function renderCsv(input: readonly ResultRow[]): string {
   const { rows } = canonicalRows(input);
-  return stringify(rows.map(flattenRow), { header: true, columns: csvColumns(rows), cast: { boolean: (b) => String(b) } });
+  const columns = csvColumns(rows);
+  const getters = columns.map(columnGetter);
+  return stringify(rows.map((r) => getters.map((get) => get(r))), { header: true, columns, cast: { boolean: (b) => String(b) } });
 }

@@ -19,6 +19,7 @@ export const brickOnly = defineStrategy<{ resultCap: number; contextBudgetChars:
   name: 'brick-only',
   description: "ADR 0029's bounded summary brick (and the session's text, without tool evidence).",
   seed: 'adr-0093 Context 1–5: "silent 500-char result cap, oldest turns dropped first at context_budget_chars"',
+  deterministic: true,
   params: {
     resultCap: { type: 'number', default: 500, description: 'characters kept of each tool result' },
     contextBudgetChars: { type: 'number', default: 12000, description: 'characters of brick, newest turns first' },

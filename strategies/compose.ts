@@ -1,7 +1,7 @@
 import type { Case, ChatMessage, Message, Handoff, HandoffStats, ModelResponse, SimHints, StrategyContext, ToolSpec, Transcript, TruncationMarker, ToolCall } from '../harness/types.ts';
 import { countTokens } from '../harness/tokens.ts';
 import { allTrailItems } from '../harness/transcript/view.ts';
-import { formatArgs, renderMessage } from './render.ts';
+import { formatArgs, renderMessages } from './render.ts';
 import { narrateCall } from './narrate.ts';
 import { fence } from '../harness/text/fence.ts';
 
@@ -138,12 +138,8 @@ export function finishHandoff(ctx: StrategyContext, parts: HandoffParts): Handof
  */
 export function visibleSourceCalls(sources: Transcript[], messages: ChatMessage[]): number {
   const ids = new Set<string>();
-  const texts: string[] = [];
-  for (const m of messages) {
-    for (const c of m.toolCalls ?? []) ids.add(c.id);
-    texts.push(renderMessage(m));
-  }
-  const text = texts.join('\n').replace(FENCED, '');
+  for (const m of messages) for (const c of m.toolCalls ?? []) ids.add(c.id);
+  const text = renderMessages(messages).join('\n').replace(FENCED, '');
   let n = 0;
   for (const source of sources) {
     for (const item of allTrailItems(source)) {

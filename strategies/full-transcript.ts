@@ -14,6 +14,7 @@ export const fullTranscript = defineStrategy<{ as: string }>({
   name: 'full-transcript',
   description: "The source agent's entire working transcript, appended to the receiver's messages.",
   seed: 'ledgerline: "it returned its entire working transcript, 28,100 tokens of it, as a single string"',
+  deterministic: true,
   params: {
     as: { type: 'enum', values: ['string', 'messages'], default: 'string', description: 'one rendered string, or the original messages' },
   },

@@ -23,6 +23,7 @@ export const inline = defineStrategy<{ replay: string }>({
   name: 'inline',
   description: "No split: the work is the receiving agent's own history (control arm).",
   seed: 'ledgerline: "if the research had run inline"; adr-0093: milk-auto, the primary continuing its own session (ReplayTrails)',
+  deterministic: true,
   params: {
     replay: { type: 'enum', values: ['full', 'planned'], default: 'full', description: "'full': every message as it was; 'planned': own trails under ADR 0093's retention plan (newest 2 expanded, 160 KB newest-first, manifest) and head+tail trim" },
   },

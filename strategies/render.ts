@@ -15,10 +15,31 @@ export function formatCall(call: ToolCall): string {
  * in order. This is what `full-transcript` passes and what `render` prints.
  */
 export function renderTranscript(t: Transcript | { messages: readonly ChatMessage[] }): string {
-  const out: string[] = [];
-  for (const m of t.messages) out.push(renderMessage(m));
-  return out.join('\n\n');
+  let memo = renderedTranscripts.get(t.messages);
+  if (memo === undefined || memo.n !== t.messages.length) {
+    memo = { n: t.messages.length, text: renderMessages(t.messages).join('\n\n') };
+    renderedTranscripts.set(t.messages, memo);
+  }
+  return memo.text;
 }
+
+/**
+ * Every message rendered, memoised per message array: a case's transcripts are rendered for every
+ * cell of every arm, and a handoff's messages for its stats, its checks and its row. Arrays are
+ * never changed once rendered (cases are read-only; a handoff is final once built); a length check
+ * guards against an array that grew since.
+ */
+export function renderMessages(messages: readonly (ChatMessage | Message)[]): readonly string[] {
+  let out = renderedLists.get(messages);
+  if (out === undefined || out.length !== messages.length) {
+    out = messages.map(renderMessage);
+    renderedLists.set(messages, out);
+  }
+  return out;
+}
+
+const renderedLists = new WeakMap<readonly (ChatMessage | Message)[], string[]>();
+const renderedTranscripts = new WeakMap<readonly (ChatMessage | Message)[], { n: number; text: string }>();
 
 export function renderMessage(m: ChatMessage | Message): string {
   const who = 'agent' in m && m.agent ? `${m.role}:${m.agent}` : m.role;

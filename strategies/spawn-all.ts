@@ -15,6 +15,7 @@ export const spawnAll = defineStrategy({
   name: 'spawn-all',
   description: "Spawned child with an immutable copy of the parent's effective dialogue (compaction summaries, no spawn call).",
   seed: 'child-agent-context-selection: "all and positive decimal values copy an immutable selection of effective parent dialogue" / "excludes the triggering Agent call" / "never reconstructs raw turns replaced by compaction"',
+  deterministic: true,
   params: {},
   async prepare(ctx) {
     const snap = effectiveSnapshot(ctx.case.source, ctx.case.spawnCallId);

@@ -11,6 +11,7 @@ export const spawnIsolated = defineStrategy({
   name: 'spawn-isolated',
   description: "Spawned child with isolated context: nothing of the parent's dialogue, only its task.",
   seed: 'child-agent-context-selection: "Omitted or none context isolates the child." / "An isolated default prevents an active parent\'s orchestration request from becoming a second assignment"',
+  deterministic: true,
   params: {},
   async prepare(ctx) {
     return finishHandoff(ctx, { system: framings.child, messages: [], payload: '', dropped: ctx.case.source.messages.length });

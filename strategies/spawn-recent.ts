@@ -13,6 +13,7 @@ export const spawnRecent = defineStrategy<{ n: number }>({
   name: 'spawn-recent',
   description: "Spawned child with the last n turns of the parent's effective dialogue.",
   seed: 'child-agent-context-selection: "positive decimal values copy an immutable selection of effective parent dialogue"; ADR 0056 "full or recent-turn copies include effective anchored summaries"',
+  deterministic: true,
   params: {
     n: { type: 'number', default: 2, description: 'turns of the parent dialogue to copy, newest last' },
   },

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { ModelRequest, ModelResponse } from '../types.ts';
 import type { ResponseCache } from './types.ts';
@@ -49,7 +49,7 @@ export class SqliteCache implements ResponseCache {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.exec('CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, value TEXT NOT NULL, created_at INTEGER NOT NULL)');
-    this.getStmt = this.db.prepare('SELECT value FROM responses WHERE key = ?');
+    this.getStmt = this.db.prepare('SELECT value FROM responses WHERE key = ?').pluck();
     this.setStmt = this.db.prepare('INSERT OR IGNORE INTO responses (key, value, created_at) VALUES (?, ?, ?)');
     this.writeBatch = this.db.transaction((entries: [string, string][]) => {
       const now = Date.now();
@@ -58,11 +58,12 @@ export class SqliteCache implements ResponseCache {
   }
 
   keyOf(provider: string, r: ModelRequest, scope = ''): string {
-    return createHash('sha256').update(requestKeyJson(provider, r, scope)).digest('hex');
+    // One-shot hash (node >= 20.12): the same digest as createHash().update().digest(), without a Hash object per call.
+    return hash('sha256', requestKeyJson(provider, r, scope), 'hex');
   }
 
   get(key: string): ModelResponse | undefined {
-    const value = this.pending.get(key) ?? (this.getStmt.get(key) as { value: string } | undefined)?.value;
+    const value = this.pending.get(key) ?? (this.getStmt.get(key) as string | undefined);
     if (value === undefined) return undefined;
     try {
       return JSON.parse(value) as ModelResponse;

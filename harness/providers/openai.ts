@@ -7,7 +7,8 @@ import { callOptions, isUserAbort, resolveClientSettings, sdkOptions, toProvider
 import type { AttemptTag } from './transport.ts';
 
 interface ChatClient {
-  chat: { completions: { create(body: unknown, options?: unknown): { withResponse(): Promise<{ data: OpenAIReply; request_id?: string | null }> } } };
+  /** The parsed reply carries the x-request-id header as `_request_id` (the SDK's documented field). */
+  chat: { completions: { create(body: unknown, options?: unknown): Promise<OpenAIReply & { _request_id?: string | null }> } };
 }
 
 /**
@@ -30,13 +31,16 @@ export async function createOpenAIProvider(config: ResolvedConfig, env: NodeJS.P
       const tag: AttemptTag = { attempts: 0 };
       const started = performance.now();
       try {
-        const { data, request_id } = await client.chat.completions.create(body, callOptions(opts.signal, tag)).withResponse();
+        const data = await client.chat.completions.create(body, callOptions(opts.signal, tag));
         const out = fromOpenAIReply(data, req);
         return {
-          ...out,
+          text: out.text,
+          toolCalls: out.toolCalls,
+          stopReason: out.stopReason,
           usage: out.usage ?? estimatedUsage(req, out),
+          model: out.model,
           latencyMs: Math.round(performance.now() - started),
-          requestId: request_id ?? tag.lastRequestId,
+          requestId: data._request_id ?? tag.lastRequestId,
           cached: false,
           retries: Math.max(0, tag.attempts - 1),
           costUsd: 0,

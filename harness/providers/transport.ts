@@ -47,59 +47,76 @@ export function createTransport(opts: { maxSockets: number }): Transport {
   const agentOptions = { keepAlive: true, maxSockets: opts.maxSockets, maxFreeSockets: opts.maxSockets, scheduling: 'lifo' as const };
   const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
   const stats: TransportStats = { requests: 0, inflight: 0, maxInflight: 0 };
-  const fetch: Transport['fetch'] = (input, init = {}) =>
-    new Promise((resolve, reject) => {
-      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-      const signal = init.signal ?? undefined;
-      if (signal?.aborted) return reject(abortError());
-      const tag = init[ATTEMPT_TAG];
-      if (tag) tag.attempts++;
-      const target = targetOf(url);
-      const headers = plainHeaders(init.headers);
-      const body = init.body ?? undefined;
-      if (body !== undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
-      const options = { ...target, method: init.method ?? 'GET', headers, agent: target.protocol === 'https:' ? agents.https : agents.http };
-      const req = (target.protocol === 'https:' ? https : http).request(options);
-      stats.requests++;
-      stats.maxInflight = Math.max(stats.maxInflight, ++stats.inflight);
-      let settled = false;
-      const finish = (err: Error | null, res?: LeanResponse) => {
-        if (settled) return;
-        settled = true;
-        stats.inflight--;
-        signal?.removeEventListener('abort', onAbort);
-        if (err) reject(err);
-        else resolve(res!);
-      };
-      const onAbort = () => {
-        req.destroy();
-        finish(abortError());
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      req.on('error', (err) => finish(err));
-      req.on('response', (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('error', (err) => finish(err));
-        res.on('close', () => {
-          if (!res.complete) finish(new Error('the connection closed before the response was complete'));
-        });
-        res.on('end', () => {
-          const response = new LeanResponse(url, res.statusCode ?? 0, res.statusMessage ?? '', res.headers, decode(Buffer.concat(chunks), res.headers['content-encoding']));
-          if (tag) tag.lastRequestId = response.headers.get('request-id') ?? response.headers.get('x-request-id') ?? tag.lastRequestId;
-          finish(null, response);
-        });
-      });
-      req.end(body);
-    });
   return {
-    fetch,
+    fetch: (input, init = {}) => new Promise((resolve, reject) => exchange(input, init, agents, stats, resolve, reject)),
     stats,
     close() {
       agents.http.destroy();
       agents.https.destroy();
     },
   };
+}
+
+/**
+ * One HTTP exchange: request out, whole response in. A plain function with its listeners inline (no
+ * named closures per request: tsx keeps function names by defining `name` on every closure it creates).
+ */
+function exchange(input: string | URL | { url: string }, init: TransportInit, agents: { http: http.Agent; https: https.Agent }, stats: TransportStats, resolve: (r: LeanResponse) => void, reject: (e: Error) => void): void {
+  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  const signal = init.signal ?? undefined;
+  if (signal?.aborted) return reject(abortError());
+  const tag = init[ATTEMPT_TAG];
+  if (tag) tag.attempts++;
+  const target = targetOf(url);
+  const headers = plainHeaders(init.headers);
+  const body = init.body ?? undefined;
+  if (body !== undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  const secure = target.protocol === 'https:';
+  const req = (secure ? https : http).request({ protocol: target.protocol, hostname: target.hostname, port: target.port, path: target.path, method: init.method ?? 'GET', headers, agent: secure ? agents.https : agents.http });
+  stats.requests++;
+  if (++stats.inflight > stats.maxInflight) stats.maxInflight = stats.inflight;
+  const state: Exchange = { settled: false, stats, signal, onAbort: undefined, resolve, reject };
+  if (signal) {
+    state.onAbort = () => {
+      req.destroy();
+      settle(state, abortError());
+    };
+    signal.addEventListener('abort', state.onAbort, { once: true });
+  }
+  req.on('error', (err) => settle(state, err));
+  req.on('response', (res) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('error', (err) => settle(state, err));
+    res.on('close', () => {
+      if (!res.complete) settle(state, new Error('the connection closed before the response was complete'));
+    });
+    res.on('end', () => {
+      const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      const response = new LeanResponse(url, res.statusCode ?? 0, res.statusMessage ?? '', res.headers, decode(bytes, res.headers['content-encoding']));
+      if (tag) tag.lastRequestId = response.headers.get('request-id') ?? response.headers.get('x-request-id') ?? tag.lastRequestId;
+      settle(state, null, response);
+    });
+  });
+  req.end(body);
+}
+
+interface Exchange {
+  settled: boolean;
+  stats: TransportStats;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+  resolve: (r: LeanResponse) => void;
+  reject: (e: Error) => void;
+}
+
+function settle(x: Exchange, err: Error | null, res?: LeanResponse): void {
+  if (x.settled) return;
+  x.settled = true;
+  x.stats.inflight--;
+  if (x.onAbort) x.signal!.removeEventListener('abort', x.onAbort);
+  if (err) x.reject(err);
+  else x.resolve(res!);
 }
 
 /** URL parts per distinct URL: an SDK calls the same endpoint every time, so it is parsed once. */
@@ -146,14 +163,16 @@ export class LeanHeaders {
   has(name: string): boolean {
     return this.raw[name.toLowerCase()] !== undefined;
   }
-  *entries(): IterableIterator<[string, string]> {
-    for (const k of Object.keys(this.raw)) yield [k, this.get(k)!];
+  entries(): IterableIterator<[string, string]> {
+    const out: [string, string][] = [];
+    for (const k of Object.keys(this.raw)) out.push([k, this.get(k)!]);
+    return out[Symbol.iterator]();
   }
-  *keys(): IterableIterator<string> {
-    yield* Object.keys(this.raw);
+  keys(): IterableIterator<string> {
+    return Object.keys(this.raw)[Symbol.iterator]();
   }
-  *values(): IterableIterator<string> {
-    for (const k of Object.keys(this.raw)) yield this.get(k)!;
+  values(): IterableIterator<string> {
+    return Object.keys(this.raw).map((k) => this.get(k)!)[Symbol.iterator]();
   }
   forEach(cb: (value: string, key: string) => void): void {
     for (const k of Object.keys(this.raw)) cb(this.get(k)!, k);

@@ -82,28 +82,31 @@ async function callOnce(request: ModelRequest, provider: string, role: ModelRole
   // Hashed once per call (canonical JSON of the whole request is the costliest harness step per call).
   const key = opts.cache?.keyOf(provider, request, p.cacheScope);
   const hit = key ? opts.cache!.get(key) : undefined;
-  const record = (response: ModelResponse | null, error?: unknown) =>
-    opts.onCall({
-      runId: opts.runId, cellId: cell.cellId, role, purpose: request.purpose, provider, model: request.model,
-      inputTokens: response?.usage.inputTokens ?? 0, outputTokens: response?.usage.outputTokens ?? 0,
-      cacheReadTokens: response?.usage.cacheReadTokens ?? 0, cacheWriteTokens: response?.usage.cacheWriteTokens ?? 0,
-      latencyMs: response?.latencyMs ?? 0, cached: response?.cached ?? false, retries: response?.retries ?? retriesOf(error),
-      costUsd: response?.costUsd ?? 0, ...(error ? { error: maskSecrets(describeError(error).message) } : {}),
-    });
   if (hit) {
     // A hit keeps the original call's usage, latency and cost (what the arm costs); it made no retries.
     const response = { ...hit, cached: true, retries: 0 };
-    record(response);
+    opts.onCall(callRecord(opts.runId, cell, role, provider, request, response));
     return response;
   }
+  let raw: ModelResponse;
   try {
-    const raw = await limit(() => p.generate(request, { signal: cell.signal }));
-    const response = { ...raw, costUsd: raw.costUsd || costOf(request.model, raw.usage, opts.config.prices) };
-    if (key) opts.cache!.set(key, response);
-    record(response);
-    return response;
+    raw = await limit(() => p.generate(request, { signal: cell.signal }));
   } catch (err) {
-    record(null, err);
+    opts.onCall(callRecord(opts.runId, cell, role, provider, request, null, err));
     throw err;
   }
+  const response = { ...raw, costUsd: raw.costUsd || costOf(request.model, raw.usage, opts.config.prices) };
+  if (key) opts.cache!.set(key, response);
+  opts.onCall(callRecord(opts.runId, cell, role, provider, request, response));
+  return response;
+}
+
+function callRecord(runId: string, cell: CellCallContext, role: ModelRole, provider: string, request: ModelRequest, response: ModelResponse | null, error?: unknown): CallRecord {
+  return {
+    runId, cellId: cell.cellId, role, purpose: request.purpose, provider, model: request.model,
+    inputTokens: response?.usage.inputTokens ?? 0, outputTokens: response?.usage.outputTokens ?? 0,
+    cacheReadTokens: response?.usage.cacheReadTokens ?? 0, cacheWriteTokens: response?.usage.cacheWriteTokens ?? 0,
+    latencyMs: response?.latencyMs ?? 0, cached: response?.cached ?? false, retries: response?.retries ?? retriesOf(error),
+    costUsd: response?.costUsd ?? 0, ...(error ? { error: maskSecrets(describeError(error).message) } : {}),
+  };
 }

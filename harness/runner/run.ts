@@ -6,6 +6,7 @@ import { loadSuites } from '../../cases/load.ts';
 import { createProviders } from '../providers/index.ts';
 import { createCallPath } from './calls.ts';
 import { executeCell } from './execute-cell.ts';
+import { HandoffMemo } from './handoff-memo.ts';
 import { Journal, readJsonl } from './journal.ts';
 import { planCells, type PlannedCell } from './plan.ts';
 import type { Progress, Reporter } from './reporters.ts';
@@ -72,6 +73,9 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   return { runId, dir, rows, interrupted, progress: progress.progress, ...(resume ? { resumeDiffers: resume.differs } : {}) };
 }
 
+/** Cells start for at most this long between two event-loop turns (cells already running finish first). */
+const YIELD_EVERY_MS = 4;
+
 interface ExecuteArgs {
   config: ResolvedConfig;
   cells: PlannedCell[];
@@ -121,16 +125,16 @@ async function executeCells(a: ExecuteArgs): Promise<Executed> {
     progress.elapsedMs = Date.now() - started;
     for (const r of reporters) r.onCellEnd?.(row, progress);
   };
-  const env = { config, calls: callPath, runId: a.runId, harnessVersion, signal: a.signal };
+  const env = { config, calls: callPath, runId: a.runId, harnessVersion, signal: a.signal, handoffs: new HandoffMemo() };
   // `concurrency` workers pull cells in plan order: no promise per queued cell, so a 300k-cell plan
   // starts at once and stops at once on Ctrl-C, and no queue bookkeeping per cell on the hot path.
   let next = 0;
   let failed = false;
+  const turnOwed = createTurnYield(YIELD_EVERY_MS);
   const worker = async () => {
     while (next < todo.length && !failed) {
-      // Yield to the event loop between cells: a CPU-bound provider (the sim) would otherwise run the whole
-      // plan as one microtask chain, starving signal handling (Ctrl-C), timers and progress output.
-      await new Promise((resolve) => setImmediate(resolve));
+      const turn = turnOwed();
+      if (turn) await turn;
       if (a.signal?.aborted) return;
       const cell = todo[next++];
       if (!cell) return;
@@ -151,6 +155,42 @@ async function executeCells(a: ExecuteArgs): Promise<Executed> {
     cache?.close();
   }
   return { progress, prior, rows };
+}
+
+/**
+ * Between cells the runner makes sure the event loop turns at least every few ms: a CPU-bound provider
+ * (the sim) would otherwise run the whole plan as one microtask chain, starving signal handling (Ctrl-C),
+ * timers and progress output. A heartbeat (one setImmediate at a time) notes each turn the loop takes on
+ * its own — with a network provider it turns all the time, and no cell ever waits. Only when no turn has
+ * happened for `everyMs` do the workers wait, all for the same turn (one waiting alone would leave the
+ * others' chains running). Returns the turn to await, or undefined when none is owed.
+ */
+function createTurnYield(everyMs: number): () => Promise<void> | undefined {
+  let last = Date.now();
+  let beating = false;
+  let owed: Promise<void> | undefined;
+  const beat = () => {
+    beating = false;
+    last = Date.now();
+  };
+  return () => {
+    if (owed) return owed;
+    if (Date.now() - last < everyMs) {
+      if (!beating) {
+        beating = true;
+        setImmediate(beat);
+      }
+      return undefined;
+    }
+    owed = new Promise((resolve) =>
+      setImmediate(() => {
+        owed = undefined;
+        last = Date.now();
+        resolve();
+      }),
+    );
+    return owed;
+  };
 }
 
 /** One row per cell: the journal is append-only, so a duplicate could only come from outside; the first wins. */

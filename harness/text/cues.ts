@@ -34,9 +34,22 @@ export class TextIndex {
   }
 }
 
+/**
+ * The index of a text, shared while the text is among the last few indexed: a cell's answer is read by
+ * survival and by the checks, and the same payload comes back for every rep of an arm.
+ */
 export function indexText(text: string): TextIndex {
-  return new TextIndex(text);
+  let index = recentIndexes.get(text);
+  if (index === undefined) {
+    index = new TextIndex(text);
+    if (recentIndexes.size >= RECENT_INDEXES) recentIndexes.delete(recentIndexes.keys().next().value!);
+    recentIndexes.set(text, index);
+  }
+  return index;
 }
+
+const RECENT_INDEXES = 16;
+const recentIndexes = new Map<string, TextIndex>();
 
 export function allOnLine(line: string, cues: readonly string[]): boolean {
   return cues.every((c) => line.includes(c.toLowerCase()));
