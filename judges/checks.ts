@@ -1,7 +1,7 @@
 import type { Case, ChatMessage, CheckResult, Handoff, TruncationMarker } from '../harness/types.ts';
-import { indexText, lineWithAll } from '../harness/text/cues.ts';
+import { allOnLine, indexText, lineWithAll, type TextIndex } from '../harness/text/cues.ts';
 import { renderMessages } from '../strategies/render.ts';
-import { handoffPhrases, recapSignature } from './signals.ts';
+import { contrastWords, handoffPhrases, notSearchedCues, recapSignature } from './signals.ts';
 
 export { handoffPhrases } from './signals.ts';
 
@@ -12,7 +12,10 @@ export { handoffPhrases } from './signals.ts';
  * - markers_present: every truncation marker the strategy recorded is rendered where the receiver
  *   sees it, and a count in a marker matches what was dropped;
  * - tool_pairing_intact: every tool call the receiver sees has its result after it, and vice versa;
- * - no_second_assignment (spawn cases with an orchestration request): the child did its own task only.
+ * - no_second_assignment (spawn cases with an orchestration request): the child did its own task only;
+ * - contradictions_surfaced (cases with labelled contradictions between children): every one is named
+ *   in the answer — both claims on one line with a word of contrast;
+ * - not_searched_named (cases listing what no child searched): every such place is named as unsearched.
  */
 export function runChecks(c: Case, handoff: Handoff, answer: string): CheckResult[] {
   const out: CheckResult[] = [];
@@ -25,7 +28,25 @@ export function runChecks(c: Case, handoff: Handoff, answer: string): CheckResul
     const acted = lineWithAll(ans, c.reference.orchestration.cues) !== undefined;
     out.push({ name: 'no_second_assignment', passed: !acted, detail: acted ? "child acted on the parent's orchestration request" : 'did its own task only' });
   }
+  if (c.reference.contradictions?.length) out.push(contradictionsCheck(c, ans));
+  if (c.reference.notSearched?.length) out.push(notSearchedCheck(c, ans));
   return out;
+}
+
+export function contradictionsCheck(c: Case, ans: TextIndex): CheckResult {
+  const byId = new Map(c.assertions.map((a) => [a.id, a]));
+  const all = c.reference.contradictions ?? [];
+  const surfaced = all.filter((x) => {
+    const cues = x.between.flatMap((id) => byId.get(id)?.cues ?? []);
+    return ans.getLines().some((l) => allOnLine(l, cues) && contrastWords.some((w) => l.includes(w)));
+  });
+  return { name: 'contradictions_surfaced', passed: surfaced.length === all.length, detail: `${surfaced.length}/${all.length} contradiction(s) surfaced` };
+}
+
+export function notSearchedCheck(c: Case, ans: TextIndex): CheckResult {
+  const items = c.reference.notSearched ?? [];
+  const named = items.filter((item) => ans.getLines().some((l) => l.includes(item.toLowerCase()) && notSearchedCues.some((w) => l.includes(w))));
+  return { name: 'not_searched_named', passed: named.length === items.length, detail: `${named.length}/${items.length} unsearched place(s) named` };
 }
 
 /** The checks that read the handoff alone, once per handoff (one is shared by the reps of a deterministic arm). */

@@ -21,3 +21,9 @@ export function sessionShapeLine(shape: SessionShape): string {
     ? 'Session shape: owned — the session was the judged agent\'s own from its first turn; no hand-off happened.'
     : 'Session shape: handed-off — the judged agent received this work from another agent.';
 }
+
+/** Saying a place was not searched (a contract renders coverage.not_searched as "NOT SEARCHED: …"). */
+export const notSearchedCues = ['not searched', 'not_searched', 'did not search', "didn't search", 'none of them', 'nobody searched', 'not checked by any'];
+
+/** Words that juxtapose two claims as contradicting each other. */
+export const contrastWords = ['contradict', 'conflict', 'disagree', 'inconsistent', 'versus', ' vs '];

@@ -3,13 +3,15 @@ import { lineWithAll, matchClaim, type TextIndex } from '../../text/cues.ts';
 import type { SimContext } from './context.ts';
 import { draw } from './rng.ts';
 import type { SimRates } from './rates.ts';
+import { contradictionLines, notSearchedLines } from './merge-signals.ts';
 
 /**
  * The receiver's answer. It states what its context supports and nothing else: a claim it cannot
  * see is absent; a claim whose qualifier it can see keeps it with high probability; a claim whose
  * qualifier was stripped upstream is stated as fact. It cites evidence only when the evidence is in
  * its context, recaps only under reviewer/hand-off framing, and acts on an orchestration request only
- * when that request is visible to it.
+ * when that request is visible to it. With several children it surfaces contradictions and names
+ * what nobody searched as far as its context shows them (merge-signals.ts).
  */
 export function simAnswer(req: ModelRequest, ctx: SimContext, rates: SimRates): string {
   const hints = req.sim;
@@ -23,6 +25,7 @@ export function simAnswer(req: ModelRequest, ctx: SimContext, rates: SimRates): 
   }
   lines.push(...factLines(hints.reference, ctx, lines, rates, d));
   lines.push(...evidenceLines(hints.reference, ctx, rates, d));
+  lines.push(...contradictionLines(hints.reference, hints.assertions, ctx.all, rates, d), ...notSearchedLines(hints.reference, ctx.all, rates, d));
   const orchestration = orchestrationLine(hints.reference, ctx, rates, d);
   if (orchestration) lines.push(orchestration);
   if (lines.length === 0) lines.push('I do not have enough in my context to answer this; I would need to look into it first.');

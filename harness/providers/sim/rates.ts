@@ -30,6 +30,12 @@ export interface SimRates {
   actOnLiveOrchestration: number;
   /** answer: same, when the request is only visible as reported background. */
   actOnReportedOrchestration: number;
+  /** answer: probability of surfacing a contradiction whose two claims sit close together in context (merge-signals.ts). */
+  surfaceContradictionNear: number;
+  /** answer: same, when the two claims are far apart (e.g. in different transcripts of a concatenation). */
+  surfaceContradictionFar: number;
+  /** answer: probability of naming a place its context says no child searched. */
+  citeNotSearched: number;
   /** contract: probability a required field is omitted on an attempt (exercises validation + retry). */
   contractOmitField: number;
   /** contract: probability a visible hedge/assumption is filed in its proper slot (else as a verified finding). */
@@ -51,6 +57,9 @@ const large: SimRates = {
   answerStateStripped: 0.95,
   citeProvenance: 0.8,
   citeEvidence: 0.9,
+  surfaceContradictionNear: 0.85,
+  surfaceContradictionFar: 0.3,
+  citeNotSearched: 0.9,
   overclaimWithoutEvidence: 0.5,
   recapUnderReviewerFraming: 0.5,
   actOnLiveOrchestration: 0.45,
@@ -69,6 +78,9 @@ const small: SimRates = {
   answerKeepLabelledQualifier: 0.95,
   citeProvenance: 0.55,
   citeEvidence: 0.7,
+  surfaceContradictionNear: 0.7,
+  surfaceContradictionFar: 0.2,
+  citeNotSearched: 0.8,
   overclaimWithoutEvidence: 0.6,
   recapUnderReviewerFraming: 0.65,
   actOnLiveOrchestration: 0.6,
