@@ -66,7 +66,8 @@ export const runCommand: CommandModule<object, RunArgs> = {
         exitState.code = 130;
         return;
       }
-      process.stdout.write(`${renderMarkdown(summarize(outcome.rows))}\n`);
+      // The headline table per suite; the full statistics are in report.md / report.html.
+      process.stdout.write(`${renderMarkdown(summarize(outcome.rows), { brief: true })}\n`);
       process.stdout.write(`run directory: ${outcome.dir}\n`);
     } finally {
       release();
