@@ -7,6 +7,7 @@ import { describeError } from '../errors.ts';
 import { getStrategy } from '../../strategies/index.ts';
 import { renderMessages } from '../../strategies/render.ts';
 import { judgeCell } from '../../judges/judge-cell.ts';
+import { simHintsOf } from '../../strategies/compose.ts';
 import type { HandoffMemo } from './handoff-memo.ts';
 
 export interface CellEnv {
@@ -56,7 +57,7 @@ function prepareHandoff(cell: PlannedCell, env: CellEnv, call: (role: ModelRole,
 
 async function runReceiver(cell: PlannedCell, h: Handoff, call: (role: ModelRole, r: ModelRequestInput) => Promise<ModelResponse>) {
   const messages: ChatMessage[] = [...h.messages, { role: 'user', text: cell.case.task }];
-  const sim = hintsOf(cell);
+  const sim = simHintsOf(cell.case);
   const first = receiverRequest(h, messages, sim);
   // requestTokens(first), with the handoff's part counted once per handoff.
   const requestTokensIn = handoffTokens(h) + messageTokens(messages[messages.length - 1]!);
@@ -71,10 +72,6 @@ async function runReceiver(cell: PlannedCell, h: Handoff, call: (role: ModelRole
 
 function receiverRequest(h: Handoff, messages: ChatMessage[], sim: SimHints): ModelRequestInput {
   return { purpose: 'answer', system: h.system, messages, tools: h.tools.length ? h.tools : undefined, maxTokens: RECEIVER_MAX_TOKENS, cachePrefix: h.messages.length, sim };
-}
-
-export function hintsOf(cell: PlannedCell): SimHints {
-  return { caseId: cell.case.id, assertions: cell.case.assertions, reference: cell.case.reference };
 }
 
 /** The row's totals over the cell's calls (one pass: this runs for every cell). Judge calls count apart. */
