@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { resolveConfig } from '../harness/config/resolve-config.ts';
 import { runExperiment, type RunOutcome } from '../harness/runner/run.ts';
+import { freshDist } from '../bin/dist.js';
 
 /**
  * Throughput of the harness's call path: N cells, each exactly one receiver call (one full-transcript
@@ -19,7 +20,8 @@ import { runExperiment, type RunOutcome } from '../harness/runner/run.ts';
  *   npm run bench -- --n 2000 --concurrency 64 --latency 50 [--base-url URL] [--no-cache] [--warmup 50]
  *                    [--floor] [--transport node|fetch] [--profile FILE.cpuprofile] [--keep]
  */
-const here = fileURLToPath(new URL('.', import.meta.url));
+// The package root, from the sources (bench/) and from the bundle (dist/) alike.
+const root = fileURLToPath(new URL('..', import.meta.url));
 
 interface BenchArgs {
   n: number;
@@ -64,7 +66,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const config = (seed: number, reps: number, concurrency: number) =>
       resolveConfig({
-        casesDir: join(here, 'cases'), suites: ['throughput'], reps, seed, provider: 'openai',
+        casesDir: join(root, 'bench', 'cases'), suites: ['throughput'], reps, seed, provider: 'openai',
         models: { bench: { sim: 'sim-large', openai: 'bench-model' } },
         judge: { model: 'bench', criteria: false, classify: 'off' },
         concurrency, providers: { openai: { concurrency, maxRetries: 2, timeoutMs: 60_000, transport: a.transport } },
@@ -84,7 +86,7 @@ export async function main(argv: string[]): Promise<number> {
       `handoff-eval N=${a.n} C=${a.concurrency} latency=${a.latency}ms wall=${m.wall.toFixed(2)}s ideal=${ideal.toFixed(2)}s ratio=${(m.wall / ideal).toFixed(2)} ` +
         `maxRSS=${rss.toFixed(0)}MB requests=${stats?.requests ?? calls} errors=${errors} max_inflight=${stats?.maxInflight ?? 'n/a'} ` +
         `cpu_per_call=${perCall(m.cpuUs)}ms main_thread_cpu_per_call=${m.mainCpuUs === null ? 'n/a' : `${perCall(m.mainCpuUs)}ms`} ` +
-        `cells_wall=${m.cellsWall.toFixed(2)}s cells_ratio=${(m.cellsWall / ideal).toFixed(2)} cells_cpu_per_call=${perCall(m.cellsCpuUs)}ms\n`,
+        `cells_wall=${m.cellsWall.toFixed(2)}s cells_ratio=${(m.cellsWall / ideal).toFixed(2)} cells_cpu_per_call=${perCall(m.cellsCpuUs)}ms cells_maxRSS=${m.cellsMaxRss.toFixed(0)}MB\n`,
     );
     return errors === 0 ? 0 : 1;
   } finally {
@@ -102,6 +104,8 @@ interface Measured {
   /** Up to the last journalled cell, before the reports. */
   cellsWall: number;
   cellsCpuUs: number;
+  /** Max RSS (MB) when the last cell was journalled, before the reports load their renderers. */
+  cellsMaxRss: number;
   /** CPU of the main (JavaScript) thread alone over the whole run, µs; null where /proc is missing. */
   mainCpuUs: number | null;
 }
@@ -110,6 +114,7 @@ async function measure(run: (cellsDone: () => void) => Promise<RunOutcome>, prof
   const profiler = profile ? await startProfile() : undefined;
   let cellsWall = 0;
   let cellsCpuUs = 0;
+  let cellsMaxRss = 0;
   const main0 = mainThreadCpuUs();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
@@ -117,12 +122,13 @@ async function measure(run: (cellsDone: () => void) => Promise<RunOutcome>, prof
     cellsWall = (performance.now() - t0) / 1000;
     const c = process.cpuUsage(cpu0);
     cellsCpuUs = c.user + c.system;
+    cellsMaxRss = process.resourceUsage().maxRSS / 1024;
   });
   const wall = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   if (profiler) await profiler.stop(profile!);
   const main1 = mainThreadCpuUs();
-  return { outcome, wall, cpuUs: cpu.user + cpu.system, cellsWall, cellsCpuUs, mainCpuUs: main0 === null || main1 === null ? null : main1 - main0 };
+  return { outcome, wall, cpuUs: cpu.user + cpu.system, cellsWall, cellsCpuUs, cellsMaxRss, mainCpuUs: main0 === null || main1 === null ? null : main1 - main0 };
 }
 
 /** utime+stime of the main thread (Linux, 10 ms ticks): what the event loop itself spent, GC helpers and JIT threads excluded. */
@@ -189,7 +195,9 @@ function mockControl(url: string, method: 'GET' | 'POST'): Promise<unknown> {
 
 /** The mock in a child process (its CPU is not this process's), ready when it prints its URL. */
 async function startMockProcess(latency: number): Promise<{ url: string; stop(): void }> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(here, 'mock-server.ts'), '--latency', String(latency)], { cwd: join(here, '..'), stdio: ['pipe', 'pipe', 'inherit'] });
+  const bundled = freshDist('bench-mock-server');
+  const script = bundled ? [bundled] : ['--import', 'tsx', join(root, 'bench', 'mock-server.ts')];
+  const child: ChildProcess = spawn(process.execPath, [...script, '--latency', String(latency)], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let buf = '';
     child.stdout!.on('data', (d) => {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Loads the TypeScript sources (and the user's eval.config.ts) through tsx, so there is no build step.
-import { register } from 'tsx/esm/api';
+// Runs the bundled CLI (dist/, built by `npm ci` through `prepare`) when it is current, else the
+// TypeScript sources through tsx (bin/dist.js). The user's eval.config.ts is loaded through tsx either way.
+import { freshDist } from './dist.js';
 
 // Ctrl-C / SIGTERM: installed before tsx, whose own signal relay would otherwise end the process at
 // once. A running experiment takes the first signal (stop scheduling, flush the journal); a second
@@ -17,6 +18,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-register();
-const { main } = await import('../harness/cli/main.ts');
+const bundled = freshDist('cli');
+if (!bundled) (await import('tsx/esm/api')).register();
+const { main } = await import(bundled ?? '../harness/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));

@@ -1,12 +1,12 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Case, Suite, Transcript } from '../harness/types.ts';
 import type { SuiteSelection } from '../harness/config/types.ts';
 import { CaseValidationError, UnknownNameError } from '../harness/errors.ts';
 import { caseSchema, suiteSchema, transcriptSchema } from './schema.ts';
 import { checkCase } from './check-case.ts';
+import { importModule } from '../harness/config/import-module.ts';
 
 const ajv = new Ajv({ allErrors: false, strict: false });
 ajv.addSchema(transcriptSchema);
@@ -60,7 +60,7 @@ export async function loadSuite(dir: string, sel?: SuiteSelection): Promise<Suit
 async function generatedCases(dir: string, json: SuiteJson): Promise<Case[]> {
   if (!json.generator) return [];
   const modFile = resolve(dir, json.generator.module);
-  const mod = (await import(pathToFileURL(modFile).href)) as { generate?: (o: { seed: number; count: number }) => unknown[] };
+  const mod = (await importModule(modFile)) as { generate?: (o: { seed: number; count: number }) => unknown[] };
   if (typeof mod.generate !== 'function') throw new CaseValidationError(modFile, undefined, 'generate', 'the generator module must export generate({seed, count})');
   const raw = mod.generate({ seed: json.generator.seed ?? 1, count: json.generator.count ?? 10 });
   return Promise.all(raw.map((c, i) => toCase(c, `${modFile}#${i}`, dirname(modFile), json)));

@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { tsImport } from 'tsx/esm/api';
 import { ConfigError } from '../errors.ts';
+import { importModule } from './import-module.ts';
 import { resolveConfig } from './resolve-config.ts';
 import type { ConfigFlags, ResolvedConfig, UserConfig } from './types.ts';
 
@@ -15,7 +14,7 @@ export async function loadConfig(path: string | undefined, flags: ConfigFlags, c
   if (!file) return resolveConfig({}, flags, null);
   let mod: { default?: unknown };
   try {
-    mod = (await tsImport(pathToFileURL(file).href, import.meta.url)) as { default?: unknown };
+    mod = await importModule(file);
   } catch (err) {
     throw new ConfigError(file, '(file)', `could not be loaded: ${(err as Error).message.split('\n')[0]}`, { cause: err });
   }
