@@ -1,65 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { TextDecoder } from 'node:util';
-import { GptEncoding } from 'gpt-tokenizer/GptEncoding';
+import { o200kCounter } from './tokenizer/o200k.ts';
 import type { ChatMessage, ModelRequestInput, ToolCall } from './types.ts';
 
 /**
- * Token counts where a provider gives none (o200k_base via gpt-tokenizer). Counts are memoised per
- * distinct text: the same transcript messages recur across arms and reps, so each is tokenized once.
- *
- * The rank table is read from the package's own data file (data/o200k_base.tiktoken) rather than
- * imported as its 2.4 MB generated JS module (`gpt-tokenizer/encoding/o200k_base`): the same table,
- * built the way the package's generator builds it (test/core/tokens.test.ts compares every rank),
- * hence the same counts, but without V8 parsing a 200k-element array literal — that parse alone costs
- * ~25 MB of peak RSS per process (tsx-loaded; measured in docs/providers.md), for every run.
+ * Token counts where a provider gives none: o200k_base (harness/tokenizer/o200k.ts, the rank table from
+ * gpt-tokenizer's data file in typed arrays). Counts are memoised per distinct text: the same transcript
+ * messages recur across arms and reps, so each is tokenized once.
  */
-let counter: ((text: string) => number) | undefined;
-const plainText = { disallowedSpecial: new Set<string>() };
-
-function encoder(): (text: string) => number {
-  if (!counter) {
-    const ranks = loadRanks(createRequire(import.meta.url).resolve('gpt-tokenizer/data/o200k_base.tiktoken'));
-    const api = GptEncoding.getEncodingApi('o200k_base', () => ranks);
-    // Text that happens to spell a special token ("<|endoftext|>") is counted as ordinary text, never rejected.
-    counter = (text) => api.countTokens(text, plainText);
-  }
-  return counter;
-}
-
-/**
- * A .tiktoken file (one "base64-bytes rank" per line) → the package's rank table: index = rank, the
- * token as a string when its bytes are UTF-8 that survives a round trip, else as its bytes; '' for
- * an unused rank (gpt-tokenizer's codegen/generateJsBpe.ts does exactly this).
- */
-export function loadRanks(file: string): (string | number[])[] {
-  const text = readFileSync(file, 'latin1');
-  const utf8 = new TextDecoder('utf8', { fatal: true });
-  const ranks: (string | number[])[] = [];
-  for (let i = 0; i < text.length; ) {
-    const nl = text.indexOf('\n', i);
-    const end = nl < 0 ? text.length : nl;
-    const space = text.indexOf(' ', i);
-    if (end > i && space > i && space < end) {
-      const bytes = Buffer.from(text.slice(i, space), 'base64');
-      const rank = Number(text.slice(space + 1, end));
-      while (ranks.length < rank) ranks.push('');
-      ranks.push(utf8Token(utf8, bytes) ?? [...bytes]);
-    }
-    i = end + 1;
-  }
-  return ranks;
-}
-
-function utf8Token(decoder: TextDecoder, bytes: Buffer): string | undefined {
-  try {
-    const s = decoder.decode(bytes);
-    return Buffer.byteLength(s) === bytes.length ? s : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 const memo = new Map<string, number>();
 const MEMO_LIMIT = 200_000;
 
@@ -67,7 +13,7 @@ export function countTokens(text: string): number {
   if (text.length === 0) return 0;
   let n = memo.get(text);
   if (n === undefined) {
-    n = encoder()(text);
+    n = o200kCounter()(text);
     if (memo.size >= MEMO_LIMIT) memo.clear();
     memo.set(text, n);
   }

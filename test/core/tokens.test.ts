@@ -1,22 +1,32 @@
 import { describe, it, expect } from 'vitest';
 import { createRequire } from 'node:module';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
 import bpe from 'gpt-tokenizer/bpeRanks/o200k_base';
 import { countTokens as packageCount } from 'gpt-tokenizer/encoding/o200k_base';
-import { countTokens, loadRanks } from '../../harness/tokens.ts';
+import { countTokens } from '../../harness/tokens.ts';
+import { createCounter, loadRankTable, rankOf } from '../../harness/tokenizer/o200k.ts';
+import { repoRoot } from '../support/cli.ts';
 
-// harness/tokens.ts builds o200k_base from the package's data file instead of importing its generated
-// JS table (a peak-RSS saving): the table and therefore every count must be the package's own.
+// harness/tokenizer/o200k.ts keeps o200k_base in typed arrays and runs its own byte pair merge (a
+// memory saving): its table and its counts must be gpt-tokenizer's. One deliberate difference: text
+// with U+FEFF, where gpt-tokenizer's UTF-8 decoding drops the BOM from a byte key and then looks up
+// another token; the counter here compares bytes, as tiktoken does, so that character is left out.
+const table = loadRankTable(createRequire(import.meta.url).resolve('gpt-tokenizer/data/o200k_base.tiktoken'));
+const count = createCounter(table);
+const theirs = (text: string) => packageCount(text, { disallowedSpecial: new Set() } as never);
+
 describe('o200k_base from the data file', () => {
   it('is rank for rank the table the package ships as JS', () => {
-    const ours = loadRanks(createRequire(import.meta.url).resolve('gpt-tokenizer/data/o200k_base.tiktoken'));
-    const theirs = bpe as (string | number[])[];
-    expect(ours.length).toBe(theirs.length);
+    const ranks = bpe as (string | number[])[];
+    expect(table.start.length - 1).toBe(ranks.length);
     const differing: number[] = [];
-    for (let i = 0; i < theirs.length; i++) {
-      const a = theirs[i];
-      const b = ours[i];
-      const same = typeof a === 'string' ? a === b : Array.isArray(b) && b.length === a!.length && b.every((x, j) => x === a![j]);
-      if (!same) differing.push(i);
+    for (let r = 0; r < ranks.length; r++) {
+      const v = ranks[r]!;
+      const expected = typeof v === 'string' ? Buffer.from(v, 'utf8') : Buffer.from(v);
+      const ours = Buffer.from(table.bytes.subarray(table.start[r]!, table.start[r + 1]!));
+      if (!ours.equals(expected) || rankOf(table, expected, 0, expected.length) !== r) differing.push(r);
     }
     expect(differing).toEqual([]);
   });
@@ -24,11 +34,33 @@ describe('o200k_base from the data file', () => {
   it('counts as the package counts, scripts and emoji included', () => {
     const texts = [
       'Two merchants pin 2023-10 (m_0007, m_0013), per merchant_config.api_version.',
-      'SELECT merchant_id, api_version FROM merchant_config WHERE api_version = \'2023-10\'',
+      "SELECT merchant_id, api_version FROM merchant_config WHERE api_version = '2023-10'",
       'Привет, мир — 你好，世界 — مرحبا بالعالم — 🎉🚀 naïve café',
       '  indented\n\tcode() { return x => x ** 2; }\n\n',
+      '=================================================================== ----- //// \r\n\r\n',
     ];
-    for (const t of texts) expect(countTokens(t)).toBe(packageCount(t));
+    for (const t of texts) expect(count(t), t).toBe(theirs(t));
+  });
+
+  it('counts every real transcript and shipped case file as the package does', () => {
+    const files: string[] = [];
+    const walk = (d: string) => {
+      for (const f of readdirSync(d)) (statSync(join(d, f)).isDirectory() ? walk : files.push.bind(files))(join(d, f));
+    };
+    walk(join(repoRoot, 'test/fixtures/transcripts'));
+    walk(join(repoRoot, 'cases'));
+    expect(files.length).toBeGreaterThan(40);
+    const differing = files.filter((f) => {
+      const text = readFileSync(f, 'utf8').replaceAll('\uFEFF', '');
+      return count(text) !== theirs(text);
+    });
+    expect(differing).toEqual([]);
+  });
+
+  it('counts generated text as the package does', () => {
+    const alphabet = ['a', 'Z', 'é', 'ß', 'İ', 'ǅ', '1', '7', ' ', '  ', '\n', '\r\n', '\t', "'", "'s", "'LL", '/', '.', '-', '_', '{', '"', '😀', '👩‍👩‍👧', '中', 'ا', '\u0301', '\u200d', 'ー', '\ud800'];
+    const text = fc.array(fc.oneof(fc.constantFrom(...alphabet), fc.string({ unit: 'binary', maxLength: 4 })), { maxLength: 60 }).map((parts) => parts.join('').replaceAll('\uFEFF', ''));
+    fc.assert(fc.property(text, (t) => count(t) === theirs(t)), { numRuns: 2000, seed: 7 });
   });
 });
 
