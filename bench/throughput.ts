@@ -7,6 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { resolveConfig } from '../harness/config/resolve-config.ts';
+import type { ResolvedConfig } from '../harness/config/types.ts';
+import { createProviders } from '../harness/providers/index.ts';
+import type { ModelRequest } from '../harness/types.ts';
 import { runExperiment, type RunOutcome } from '../harness/runner/run.ts';
 import { freshDist } from '../bin/dist.js';
 
@@ -18,7 +21,7 @@ import { freshDist } from '../bin/dist.js';
  * measured run divided by N (runner, strategy, SDK, transport, cache, journal, reports — everything).
  *
  *   npm run bench -- --n 2000 --concurrency 64 --latency 50 [--base-url URL] [--no-cache] [--warmup 50]
- *                    [--floor] [--transport node|fetch] [--profile FILE.cpuprofile] [--keep]
+ *                    [--floor] [--provider-only] [--transport node|fetch] [--profile FILE.cpuprofile] [--keep]
  */
 // The package root, from the sources (bench/) and from the bundle (dist/) alike.
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -33,6 +36,7 @@ interface BenchArgs {
   keep: boolean;
   profile?: string;
   floor: boolean;
+  providerOnly: boolean;
   transport: 'node' | 'fetch';
 }
 
@@ -49,10 +53,11 @@ function parse(argv: string[]): BenchArgs {
       keep: { type: 'boolean', default: false },
       profile: { type: 'string' },
       floor: { type: 'boolean', default: false },
+      'provider-only': { type: 'boolean', default: false },
       transport: { type: 'string', default: 'node' },
     },
   });
-  return { n: Number(values.n), concurrency: Number(values.concurrency), latency: Number(values.latency), baseUrl: values['base-url'], cache: !values['no-cache'], warmup: Number(values.warmup), keep: values.keep!, profile: values.profile, floor: values.floor!, transport: values.transport === 'fetch' ? 'fetch' : 'node' };
+  return { n: Number(values.n), concurrency: Number(values.concurrency), latency: Number(values.latency), baseUrl: values['base-url'], cache: !values['no-cache'], warmup: Number(values.warmup), keep: values.keep!, profile: values.profile, floor: values.floor!, providerOnly: values['provider-only']!, transport: values.transport === 'fetch' ? 'fetch' : 'node' };
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -74,6 +79,7 @@ export async function main(argv: string[]): Promise<number> {
       }, { quiet: true });
     if (a.warmup > 0) await runExperiment({ config: config(1, a.warmup, a.concurrency) });
     if (a.floor) process.stdout.write(`${await floorLine(`${base}/chat/completions`, a)}\n`);
+    if (a.providerOnly) process.stdout.write(`${await providerLine(config(3, 1, a.concurrency), a)}\n`);
     if (mock) await mockControl(`${mock.url}/__reset`, 'POST');
     const m = await measure((cellsDone) => runExperiment({ config: config(2, a.n, a.concurrency), reporters: [{ onRunEnd: cellsDone }] }), a.profile);
     const stats = mock ? ((await mockControl(`${mock.url}/__stats`, 'GET')) as { requests: number; maxInflight: number }) : undefined;
@@ -174,6 +180,37 @@ async function floorLine(url: string, a: BenchArgs): Promise<string> {
   agent.destroy();
   const ideal = (Math.ceil(a.n / a.concurrency) * a.latency) / 1000;
   return `floor(node:http) N=${a.n} C=${a.concurrency} latency=${a.latency}ms wall=${wall.toFixed(2)}s ideal=${ideal.toFixed(2)}s ratio=${(wall / ideal).toFixed(2)} cpu_per_call=${((cpu.user + cpu.system) / 1000 / a.n).toFixed(3)}ms`;
+}
+
+/**
+ * The same N calls at the same concurrency through the openai provider alone (SDK + transport: no
+ * runner, strategy, cache, judges or journal): what the harness adds is the difference to its line.
+ */
+async function providerLine(config: ResolvedConfig, a: BenchArgs): Promise<string> {
+  const provider = (await createProviders(config)).openai!;
+  const request: ModelRequest = {
+    purpose: 'answer', model: 'bench-model', seed: 'bench', maxTokens: 2048,
+    system: 'You are the parent agent. A research child worked on part of your task; use what it returned to answer.',
+    messages: [{ role: 'user', text: 'Which merchants pin 2023-10? '.repeat(40) }],
+  };
+  const round = async (n: number) => {
+    let i = 0;
+    await Promise.all(Array.from({ length: a.concurrency }, async () => {
+      while (i++ < n) await provider.generate(request);
+    }));
+  };
+  await round(Math.min(a.n, 100));
+  const main0 = mainThreadCpuUs();
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await round(a.n);
+  const wall = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const main1 = mainThreadCpuUs();
+  await provider.close?.();
+  const ideal = (Math.ceil(a.n / a.concurrency) * a.latency) / 1000;
+  const mainPerCall = main0 === null || main1 === null ? 'n/a' : `${((main1 - main0) / 1000 / a.n).toFixed(3)}ms`;
+  return `provider-only(openai) N=${a.n} C=${a.concurrency} latency=${a.latency}ms wall=${wall.toFixed(2)}s ideal=${ideal.toFixed(2)}s ratio=${(wall / ideal).toFixed(2)} cpu_per_call=${((cpu.user + cpu.system) / 1000 / a.n).toFixed(3)}ms main_thread_cpu_per_call=${mainPerCall}`;
 }
 
 /**
