@@ -5,16 +5,13 @@ import { summarize } from './summarize.ts';
 import { renderMarkdown } from './markdown.ts';
 import { renderCsv } from './csv.ts';
 import { renderJson } from './json.ts';
+import { renderHtml } from './html/page.ts';
 
 export type ReportFormat = 'md' | 'csv' | 'json' | 'html';
 export const reportFormats: ReportFormat[] = ['md', 'csv', 'json', 'html'];
 export const reportFiles: Record<ReportFormat, string> = { md: 'report.md', csv: 'results.csv', json: 'report.json', html: 'report.html' };
 
-/**
- * Every report is rebuilt from the journal's rows alone: summarize once, render each format.
- * Async because the HTML's charts render through vega's asynchronous dataflow; the HTML renderer (and
- * vega with it, ~36 MB) loads only when HTML is written.
- */
+/** Every report is rebuilt from the journal's rows alone: summarize once, render each format. */
 export async function writeReports(dir: string, rows: readonly ResultRow[], opts: { formats?: readonly ReportFormat[] } = {}): Promise<string[]> {
   const summary = summarize(rows);
   const written: string[] = [];
@@ -23,7 +20,7 @@ export async function writeReports(dir: string, rows: readonly ResultRow[], opts
       format === 'md' ? renderMarkdown(summary)
       : format === 'csv' ? renderCsv(rows)
       : format === 'json' ? renderJson(summary)
-      : await (await import('./html/page.ts')).renderHtml(summary, rows);
+      : renderHtml(summary, rows);
     const file = join(dir, reportFiles[format]);
     writeFileSync(file, text);
     written.push(file);

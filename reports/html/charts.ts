@@ -1,83 +1,61 @@
-import { View, parse } from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
 import type { SuiteSummary } from '../summary/types.ts';
 import { assertionKinds } from '../../harness/types.ts';
-import { trustedHtml, type SafeHtml } from './escape.ts';
+import type { SafeHtml } from './escape.ts';
+import { groupedBars } from './svg/bars.ts';
+import { columnIntervals, rowIntervals } from './svg/intervals.ts';
+import { colorAt } from './svg/parts.ts';
 
 /**
- * Charts as Vega-Lite specs, compiled and rendered to SVG here in Node (vega's headless View), so the
- * HTML report carries finished pictures and no script. Data values are inline; nothing is loaded.
+ * A suite's charts as inline SVG drawn here (reports/html/svg/: scales, axes, bars, intervals), so the
+ * HTML report carries finished pictures, no script and no charting dependency. Every label goes
+ * through the escaping html`` template (arm names and criteria are untrusted text).
  */
-
-const axisConfig = { config: { font: 'sans-serif', view: { stroke: '#ddd' } } };
-
-export function chartSpecs(suite: SuiteSummary): { title: string; spec: TopLevelSpec }[] {
+export function suiteCharts(suite: SuiteSummary): { title: string; svg: SafeHtml }[] {
   const arms = suite.arms.map((a) => a.arm);
-  const out: { title: string; spec: TopLevelSpec }[] = [];
-  const scores = suite.arms.flatMap((a) => suite.criteria.flatMap((c) => {
-    const s = a.scores[c];
-    return s?.mean != null ? [{ arm: a.arm, criterion: c, mean: s.mean, lo: s.ci?.[0] ?? s.mean, hi: s.ci?.[1] ?? s.mean }] : [];
-  }));
-  if (scores.length) {
-    out.push({ title: 'Score per criterion: mean and 95% CI (clustered by case)', spec: {
-      ...axisConfig, data: { values: scores }, facet: { column: { field: 'criterion', type: 'nominal', sort: suite.criteria, title: null } },
-      spec: { width: 150, height: 160, layer: [
-        { mark: { type: 'rule', strokeWidth: 2 }, encoding: { x: { field: 'arm', type: 'nominal', sort: arms, title: null }, y: { field: 'lo', type: 'quantitative', scale: { domain: [1, 5] }, title: 'score (1–5)' }, y2: { field: 'hi' }, color: { field: 'arm', type: 'nominal', sort: arms, legend: null } } },
-        { mark: { type: 'point', filled: true, size: 60 }, encoding: { x: { field: 'arm', type: 'nominal', sort: arms }, y: { field: 'mean', type: 'quantitative' }, color: { field: 'arm', type: 'nominal', sort: arms, legend: null } } },
-      ] },
-    } });
+  const armColor = (arm: string) => colorAt(arms.indexOf(arm));
+  const out: { title: string; svg: SafeHtml }[] = [];
+
+  const scorePanels = suite.criteria.map((c) => ({
+    title: c,
+    items: suite.arms.flatMap((a) => {
+      const s = a.scores[c];
+      return s?.mean != null ? [{ label: a.arm, mid: s.mean, lo: s.ci?.[0] ?? s.mean, hi: s.ci?.[1] ?? s.mean, color: armColor(a.arm) }] : [];
+    }),
+  })).filter((p) => p.items.length);
+  if (scorePanels.length) {
+    const title = 'Score per criterion: mean and 95% CI (clustered by case)';
+    out.push({ title, svg: columnIntervals({ label: title, panels: scorePanels, valueTitle: 'score (1–5)', domain: [1, 5] }) });
   }
-  const diffs = suite.arms.flatMap((a) => suite.criteria.flatMap((c) => {
-    const v = a.scores[c]?.vsBaseline;
-    return v?.diff != null ? [{ arm: a.arm, criterion: c, diff: v.diff, lo: v.ci?.[0] ?? v.diff, hi: v.ci?.[1] ?? v.diff, verdict: v.verdict }] : [];
-  }));
-  if (diffs.length) {
-    out.push({ title: `Paired difference vs ${suite.baselineArm}: 95% CI, verdict after Holm`, spec: {
-      ...axisConfig, data: { values: diffs }, facet: { row: { field: 'criterion', type: 'nominal', sort: suite.criteria, title: null } },
-      spec: { width: 360, height: { step: 22 }, layer: [
-        { mark: 'rule', encoding: { y: { field: 'arm', type: 'nominal', sort: arms, title: null }, x: { field: 'lo', type: 'quantitative', title: 'difference in score' }, x2: { field: 'hi' }, color: verdictColor } },
-        { mark: { type: 'point', filled: true, size: 60 }, encoding: { y: { field: 'arm', type: 'nominal', sort: arms }, x: { field: 'diff', type: 'quantitative' }, color: verdictColor } },
-        { data: { values: [{ zero: 0 }] }, mark: { type: 'rule', strokeDash: [4, 3], color: '#888' }, encoding: { x: { field: 'zero', type: 'quantitative' } } },
-      ] },
-    } });
+
+  const diffPanels = suite.criteria.map((c) => ({
+    title: c,
+    items: suite.arms.flatMap((a) => {
+      const v = a.scores[c]?.vsBaseline;
+      return v?.diff != null ? [{ label: a.arm, mid: v.diff, lo: v.ci?.[0] ?? v.diff, hi: v.ci?.[1] ?? v.diff, color: verdictColors[v.verdict] ?? verdictColors['not enough data']! }] : [];
+    }),
+  })).filter((p) => p.items.length);
+  if (diffPanels.length) {
+    const title = `Paired difference vs ${suite.baselineArm}: 95% CI, verdict after Holm`;
+    const entries = Object.entries(verdictColors).map(([name, color]) => ({ name, color }));
+    out.push({ title, svg: rowIntervals({ label: title, panels: diffPanels, valueTitle: 'difference in score', zeroLine: true, legend: { title: 'verdict', entries } }) });
   }
-  const windows = suite.arms.flatMap((a) => [
-    { arm: a.arm, stage: '1 before', tokens: a.tokens.windowBefore },
-    { arm: a.arm, stage: '2 after', tokens: a.tokens.windowAfter },
-  ]).filter((d) => d.tokens !== null);
-  if (windows.length) {
-    out.push({ title: 'Receiver window tokens, before → after the handoff (mean)', spec: {
-      ...axisConfig, data: { values: windows }, width: { step: 26 }, height: 180, mark: 'bar',
-      encoding: { x: { field: 'arm', type: 'nominal', sort: arms, title: null }, xOffset: { field: 'stage', type: 'nominal' }, y: { field: 'tokens', type: 'quantitative', title: 'tokens' }, color: { field: 'stage', type: 'nominal', title: 'window' } },
-    } });
+
+  const windows = suite.arms.map((a) => ({ label: a.arm, values: [a.tokens.windowBefore, a.tokens.windowAfter] }));
+  if (windows.some((g) => g.values.some((v) => v !== null))) {
+    const title = 'Receiver window tokens, before → after the handoff (mean)';
+    out.push({ title, svg: groupedBars({ label: title, panels: [{ title: null, groups: windows }], series: ['before', 'after'], legendTitle: 'window', yTitle: 'tokens', format: 'number' }) });
   }
-  const survival = suite.arms.flatMap((a) => (['payload', 'answer'] as const).flatMap((stage) => assertionKinds.flatMap((k) => {
-    const c = a.survival[stage][k];
-    return c?.rate != null ? [{ arm: a.arm, stage, kind: k, rate: c.rate }] : [];
-  })));
-  if (survival.length) {
-    out.push({ title: 'Assertion survival by kind (share kept with its qualifier)', spec: {
-      ...axisConfig, data: { values: survival }, facet: { column: { field: 'stage', type: 'nominal', sort: ['payload', 'answer'], title: null } },
-      spec: { width: { step: 16 }, height: 160, mark: 'bar', encoding: {
-        x: { field: 'kind', type: 'nominal', sort: [...assertionKinds], title: null }, xOffset: { field: 'arm', type: 'nominal', sort: arms },
-        y: { field: 'rate', type: 'quantitative', scale: { domain: [0, 1] }, axis: { format: '%' }, title: 'kept' }, color: { field: 'arm', type: 'nominal', sort: arms },
-      } },
-    } });
+
+  const kinds = assertionKinds.filter((k) => suite.arms.some((a) => a.survival.payload[k]?.rate != null || a.survival.answer[k]?.rate != null));
+  if (kinds.length) {
+    const title = 'Assertion survival by kind (share kept with its qualifier)';
+    const panels = (['payload', 'answer'] as const).map((stage) => ({
+      title: stage,
+      groups: kinds.map((k) => ({ label: k, values: suite.arms.map((a) => a.survival[stage][k]?.rate ?? null) })),
+    }));
+    out.push({ title, svg: groupedBars({ label: title, panels, series: arms, legendTitle: 'arm', yTitle: 'kept', format: 'percent', yDomain: [0, 1] }) });
   }
   return out;
 }
 
-const verdictColor = {
-  field: 'verdict', type: 'nominal',
-  scale: { domain: ['better', 'within noise', 'worse', 'not enough data'], range: ['#2e7d32', '#757575', '#c62828', '#bdbdbd'] },
-} as const;
-
-/** Compile a Vega-Lite spec and render it to an SVG string, headless. */
-export async function renderSvg(spec: TopLevelSpec): Promise<SafeHtml> {
-  const view = new View(parse(compile(spec).spec), { renderer: 'none' });
-  try {
-    return trustedHtml(await view.toSVG());
-  } finally {
-    view.finalize();
-  }
-}
+const verdictColors: Record<string, string> = { better: '#2e7d32', 'within noise': '#757575', worse: '#c62828', 'not enough data': '#bdbdbd' };

@@ -2,8 +2,7 @@
  * Safe-by-default HTML building: everything interpolated into html`…` is escaped unless it is
  * already SafeHtml. Transcripts, answers, rationales, case ids and arm names are all untrusted text
  * (a tool result can hold `<script>`), so the only way to emit markup is to write it in a template
- * here — or wrap a string with trustedHtml(), used only for the SVG that vega renders (vega escapes
- * its text).
+ * here (the charts' SVG included: reports/html/svg/).
  */
 export class SafeHtml {
   constructor(readonly value: string) {}
@@ -31,9 +30,4 @@ export function html(strings: TemplateStringsArray, ...values: Value[]): SafeHtm
   let out = strings[0]!;
   for (let i = 0; i < values.length; i++) out += render(values[i]!) + strings[i + 1]!;
   return new SafeHtml(out);
-}
-
-/** Markup produced by a library that escapes its own text (vega's SVG renderer). */
-export function trustedHtml(markup: string): SafeHtml {
-  return new SafeHtml(markup);
 }

@@ -5,7 +5,7 @@ import { canonicalRows } from '../summarize.ts';
 import * as f from '../format.ts';
 import { html, type SafeHtml } from './escape.ts';
 import { table, type Cell } from './table.ts';
-import { chartSpecs, renderSvg } from './charts.ts';
+import { suiteCharts } from './charts.ts';
 import { drilldown } from './drilldown.ts';
 import { styles } from './styles.ts';
 
@@ -15,10 +15,9 @@ import { styles } from './styles.ts';
  */
 export const contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'none'; base-uri 'none'; form-action 'none'";
 
-export async function renderHtml(s: Summary, input: readonly ResultRow[]): Promise<string> {
+export function renderHtml(s: Summary, input: readonly ResultRow[]): string {
   const { rows } = canonicalRows(input);
-  const suites: SafeHtml[] = [];
-  for (const suite of s.suites) suites.push(await suiteSection(suite, rows));
+  const suites = s.suites.map((suite) => suiteSection(suite, rows));
   const notice = s.simulated ? html`<p class="notice"><b>${s.notice}</b> This run used the deterministic <code>sim</code> provider: its numbers show what each strategy renders into a context under documented behavioural rates (harness/providers/sim/rates.ts).</p>` : '';
   const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -40,9 +39,8 @@ const anchor = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '_');
 const armLabel = (a: ArmSummary) => `${a.arm}${a.baseline ? ' (baseline)' : ''}`;
 const verdictCell = (v: string | undefined): Cell => (v ? { text: v, className: `verdict-${v.replace(/ /g, '-')}` } : f.dash);
 
-async function suiteSection(suite: SuiteSummary, rows: readonly ResultRow[]): Promise<SafeHtml> {
-  const charts: SafeHtml[] = [];
-  for (const c of chartSpecs(suite)) charts.push(html`<figure><figcaption>${c.title}</figcaption>${await renderSvg(c.spec)}</figure>`);
+function suiteSection(suite: SuiteSummary, rows: readonly ResultRow[]): SafeHtml {
+  const charts = suiteCharts(suite).map((c) => html`<figure><figcaption>${c.title}</figcaption>${c.svg}</figure>`);
   const kinds = f.kindsPresent(suite.arms, assertionKinds);
   const headline = table(
     ['arm', 'window before → after', '+%', 'window vs baseline', 'latency Δ (p50)', `score (${suite.primaryCriterion ?? '–'} ≥ 4)`, `answer survival (${kinds.join(' · ')})`, 'overstated runs', 'errors'],
