@@ -156,25 +156,41 @@ function rankOrInf(t: RankTable, buf: Uint8Array, from: number, to: number): num
   return r < 0 ? Infinity : r;
 }
 
-/** A counter over one table, with a bounded cache of pieces that needed merging. */
+/**
+ * A counter over one table. Pieces recur (words, indentation, punctuation runs), so each short piece's
+ * count is remembered (a bounded map; pieces of 13+ characters are not kept, since V8 would keep them
+ * as slices of, and so keep alive, the whole text they came from). ASCII pieces are encoded by hand:
+ * Buffer.write per piece costs more than the lookup.
+ */
 export function createCounter(table: RankTable): (text: string) => number {
   let scratch = Buffer.allocUnsafe(4096);
-  const merged = new Map<string, number>();
+  const known = new Map<string, number>();
+  const encode = (piece: string): number => {
+    if (piece.length * 3 > scratch.length) scratch = Buffer.allocUnsafe(piece.length * 3);
+    for (let i = 0; i < piece.length; i++) {
+      const c = piece.charCodeAt(i);
+      if (c > 0x7f) return scratch.write(piece, 0, 'utf8');
+      scratch[i] = c;
+    }
+    return piece.length;
+  };
+  const count = (piece: string): number => {
+    const len = encode(piece);
+    return rankOf(table, scratch, 0, len) >= 0 ? 1 : mergedCount(table, scratch, len);
+  };
   return (text) => {
     let n = 0;
     for (const m of text.matchAll(SPLIT)) {
       const piece = m[0];
-      if (piece.length * 3 > scratch.length) scratch = Buffer.allocUnsafe(piece.length * 3);
-      const len = scratch.write(piece, 0, 'utf8');
-      if (rankOf(table, scratch, 0, len) >= 0) {
-        n++;
+      if (piece.length >= 13) {
+        n += count(piece);
         continue;
       }
-      let k = merged.get(piece);
+      let k = known.get(piece);
       if (k === undefined) {
-        k = mergedCount(table, scratch, len);
-        if (merged.size >= 50_000) merged.clear();
-        merged.set(piece, k);
+        k = count(piece);
+        if (known.size >= 100_000) known.clear();
+        known.set(piece, k);
       }
       n += k;
     }
