@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { asciiPieceEnd } from './ascii-split.ts';
 
 /**
  * A token counter for o200k_base that holds its 200k-entry rank table in three typed arrays (~4 MB)
@@ -13,7 +14,7 @@ import { createRequire } from 'node:module';
 
 const CONTRACTION = String.raw`(?:'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE]))?`;
 /** The o200k_base pre-tokenizer pattern (tiktoken's, as gpt-tokenizer spells it). */
-const SPLIT = new RegExp(
+export const O200K_SPLIT = new RegExp(
   String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+${CONTRACTION}|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*${CONTRACTION}|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`,
   'gu',
 );
@@ -157,42 +158,55 @@ function rankOrInf(t: RankTable, buf: Uint8Array, from: number, to: number): num
 }
 
 /**
- * A counter over one table. Pieces recur (words, indentation, punctuation runs), so each short piece's
- * count is remembered (a bounded map; pieces of 13+ characters are not kept, since V8 would keep them
- * as slices of, and so keep alive, the whole text they came from). ASCII pieces are encoded by hand:
- * Buffer.write per piece costs more than the lookup.
+ * A counter over one table. ASCII pieces are split by hand (ascii-split.ts) and looked up straight from
+ * their characters; the regex splits only where a piece involves other characters. Pieces that need
+ * merging, and short pieces from the regex path, are remembered with their counts (a bounded map;
+ * pieces of 13+ characters are not kept, since V8 would keep them as slices of, and so keep alive, the
+ * whole text they came from).
  */
 export function createCounter(table: RankTable): (text: string) => number {
   let scratch = Buffer.allocUnsafe(4096);
   const known = new Map<string, number>();
-  const encode = (piece: string): number => {
-    if (piece.length * 3 > scratch.length) scratch = Buffer.allocUnsafe(piece.length * 3);
-    for (let i = 0; i < piece.length; i++) {
-      const c = piece.charCodeAt(i);
-      if (c > 0x7f) return scratch.write(piece, 0, 'utf8');
-      scratch[i] = c;
+  const sticky = new RegExp(O200K_SPLIT.source, 'uy');
+  const remembered = (piece: string, count: () => number): number => {
+    if (piece.length >= 13) return count();
+    let k = known.get(piece);
+    if (k === undefined) {
+      k = count();
+      if (known.size >= 100_000) known.clear();
+      known.set(piece, k);
     }
-    return piece.length;
+    return k;
   };
-  const count = (piece: string): number => {
-    const len = encode(piece);
-    return rankOf(table, scratch, 0, len) >= 0 ? 1 : mergedCount(table, scratch, len);
+  const room = (chars: number) => {
+    if (chars * 3 > scratch.length) scratch = Buffer.allocUnsafe(chars * 3);
   };
+  const asciiCount = (text: string, from: number, to: number): number => {
+    const len = to - from;
+    room(len);
+    for (let k = 0; k < len; k++) scratch[k] = text.charCodeAt(from + k);
+    if (rankOf(table, scratch, 0, len) >= 0) return 1;
+    return remembered(text.slice(from, to), () => mergedCount(table, scratch, len));
+  };
+  const pieceCount = (piece: string): number =>
+    remembered(piece, () => {
+      room(piece.length);
+      const len = scratch.write(piece, 0, 'utf8');
+      return rankOf(table, scratch, 0, len) >= 0 ? 1 : mergedCount(table, scratch, len);
+    });
   return (text) => {
     let n = 0;
-    for (const m of text.matchAll(SPLIT)) {
-      const piece = m[0];
-      if (piece.length >= 13) {
-        n += count(piece);
+    for (let i = 0; i < text.length; ) {
+      const end = asciiPieceEnd(text, i);
+      if (end > i) {
+        n += asciiCount(text, i, end);
+        i = end;
         continue;
       }
-      let k = known.get(piece);
-      if (k === undefined) {
-        k = count(piece);
-        if (known.size >= 100_000) known.clear();
-        known.set(piece, k);
-      }
-      n += k;
+      sticky.lastIndex = i;
+      const piece = sticky.exec(text)?.[0] ?? text[i]!;
+      n += pieceCount(piece);
+      i += piece.length;
     }
     return n;
   };
