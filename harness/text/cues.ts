@@ -22,12 +22,34 @@ const NONE: ClaimMatch = { present: false, qualified: false, labelled: false, li
 export class TextIndex {
   readonly lower: string;
   private lines?: string[];
+  private starts?: Int32Array;
   constructor(readonly text: string) {
     this.lower = text.toLowerCase();
   }
   getLines(): string[] {
     this.lines ??= this.lower.split('\n');
     return this.lines;
+  }
+  /** Where each line starts in `lower` (lines as getLines() splits them). */
+  lineStarts(): Int32Array {
+    if (!this.starts) {
+      const lines = this.getLines();
+      this.starts = new Int32Array(lines.length);
+      for (let i = 1; i < lines.length; i++) this.starts[i] = this.starts[i - 1]! + lines[i - 1]!.length + 1;
+    }
+    return this.starts;
+  }
+  /** The line holding position `pos` of `lower`. */
+  lineOf(pos: number): number {
+    const starts = this.lineStarts();
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
   }
   has(phrase: string): boolean {
     return this.lower.includes(phrase.toLowerCase());
@@ -51,19 +73,44 @@ export function indexText(text: string): TextIndex {
 const RECENT_INDEXES = 16;
 const recentIndexes = new Map<string, TextIndex>();
 
+/** Every cue (case-insensitively) on this already lower-cased line. */
 export function allOnLine(line: string, cues: readonly string[]): boolean {
-  return cues.every((c) => line.includes(c.toLowerCase()));
+  return lowered(cues).every((c) => line.includes(c));
+}
+
+/** Cues lower-cased once per cue list (assertions are matched against many texts). */
+const loweredCues = new WeakMap<readonly string[], string[]>();
+function lowered(cues: readonly string[]): string[] {
+  let lc = loweredCues.get(cues);
+  if (!lc) loweredCues.set(cues, (lc = cues.map((c) => c.toLowerCase())));
+  return lc;
+}
+
+/**
+ * The lines (in order) holding every cue: only lines where the first cue occurs are read, found with
+ * indexOf over the whole text rather than by testing every line of a long transcript.
+ */
+function* linesWithAll(index: TextIndex, cues: readonly string[]): Generator<number> {
+  if (cues.length === 0 || !cues.every((c) => index.lower.includes(c))) return;
+  const lines = index.getLines();
+  const starts = index.lineStarts();
+  const text = index.lower;
+  for (let pos = text.indexOf(cues[0]!); pos >= 0; ) {
+    const li = index.lineOf(pos);
+    const line = lines[li]!;
+    if (cues.every((c) => line.includes(c))) yield li;
+    const next = li + 1 < starts.length ? starts[li + 1]! : text.length + 1;
+    if (next > text.length) return;
+    pos = text.indexOf(cues[0]!, next);
+  }
 }
 
 export function matchClaim(index: TextIndex, a: Pick<Assertion, 'cues' | 'qualifierCues'>): ClaimMatch {
-  const cues = a.cues;
-  if (cues.length === 0 || !cues.every((c) => index.lower.includes(c.toLowerCase()))) return NONE;
   const lines = index.getLines();
-  const qualifiers = (a.qualifierCues ?? []).map((q) => q.toLowerCase());
+  const qualifiers = lowered(a.qualifierCues ?? []);
   let first: ClaimMatch | undefined;
-  for (let i = 0; i < lines.length; i++) {
+  for (const i of linesWithAll(index, lowered(a.cues))) {
     const line = lines[i]!;
-    if (!allOnLine(line, cues)) continue;
     const prev = i > 0 ? lines[i - 1]! : '';
     const qualified = qualifiers.some((q) => line.includes(q) || prev.includes(q));
     const match = { present: true, qualified, labelled: qualified && isLabelled(line), line };
@@ -90,6 +137,6 @@ function isLabelled(line: string): boolean {
 
 /** Any cue group fully present on one line. */
 export function lineWithAll(index: TextIndex, cues: readonly string[]): string | undefined {
-  if (cues.length === 0 || !cues.every((c) => index.lower.includes(c.toLowerCase()))) return undefined;
-  return index.getLines().find((l) => allOnLine(l, cues));
+  for (const i of linesWithAll(index, lowered(cues))) return index.getLines()[i];
+  return undefined;
 }
