@@ -88,10 +88,11 @@ function lowered(cues: readonly string[]): string[] {
 
 /**
  * The lines (in order) holding every cue: only lines where the first cue occurs are read, found with
- * indexOf over the whole text rather than by testing every line of a long transcript.
+ * indexOf over the whole text rather than by testing every line of a long transcript (one pass over
+ * the text, not one per cue).
  */
 function* linesWithAll(index: TextIndex, cues: readonly string[]): Generator<number> {
-  if (cues.length === 0 || !cues.every((c) => index.lower.includes(c))) return;
+  if (cues.length === 0) return;
   const lines = index.getLines();
   const starts = index.lineStarts();
   const text = index.lower;
