@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import bpe from 'gpt-tokenizer/bpeRanks/o200k_base';
 import { countTokens as packageCount } from 'gpt-tokenizer/encoding/o200k_base';
 import { countTokens } from '../../harness/tokens.ts';
-import { createCounter, loadRankTable, O200K_SPLIT, rankOf } from '../../harness/tokenizer/o200k.ts';
+import { createCounter, O200K_SPLIT } from '../../harness/tokenizer/o200k.ts';
+import { loadRankTable, rankOf } from '../../harness/tokenizer/rank-table.ts';
 import { asciiPieceEnd } from '../../harness/tokenizer/ascii-split.ts';
 import { repoRoot } from '../support/cli.ts';
 
