@@ -110,7 +110,7 @@ interface Measured {
   /** Up to the last journalled cell, before the reports. */
   cellsWall: number;
   cellsCpuUs: number;
-  /** Max RSS (MB) when the last cell was journalled, before the reports load their renderers. */
+  /** Max RSS (MB) when the last cell was journalled, before the reports are written. */
   cellsMaxRss: number;
   /** CPU of the main (JavaScript) thread alone over the whole run, µs; null where /proc is missing. */
   mainCpuUs: number | null;

@@ -20,6 +20,8 @@ export const entries = {
 };
 
 export async function buildDist(out = outdir) {
+  // Stamped with the time the build started: a source saved while it runs counts as newer than the bundle.
+  const startedAt = Date.now();
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const result = await build({
@@ -31,7 +33,7 @@ export async function buildDist(out = outdir) {
     entryNames: '[name]',
     chunkNames: 'chunk-[hash]',
     bundle: true,
-    splitting: true, // lazily imported modules (providers, importers, the HTML report) stay lazy
+    splitting: true, // lazily imported modules (the providers and their SDKs, the importers) stay lazy
     format: 'esm',
     platform: 'node',
     target: 'node20.19',
@@ -42,7 +44,7 @@ export async function buildDist(out = outdir) {
     logLevel: 'warning',
   });
   const sources = Object.keys(result.metafile.inputs).filter((f) => !f.includes('node_modules/')).sort();
-  const stamp = { builtAt: Date.now(), sources: sources.map((f) => relative(root, join(root, f))) };
+  const stamp = { builtAt: startedAt, sources: sources.map((f) => relative(root, join(root, f))) };
   writeFileSync(join(out, 'stamp.json'), `${JSON.stringify(stamp, null, 1)}\n`);
   return { sources: sources.length };
 }
