@@ -40,8 +40,17 @@ export function renderCsv(input: readonly ResultRow[]): string {
   const { rows } = canonicalRows(input);
   const columns = csvColumns(rows);
   const getters = columns.map(columnGetter);
-  return stringify(rows.map((r) => getters.map((get) => field(get(r)))), { header: true, columns });
+  // In batches: the records of a few hundred rows at a time are alive, not every field of the run
+  // (csv-stringify ends each batch with a record delimiter, so the batches join into the same text).
+  const parts: string[] = [];
+  for (let i = 0; i === 0 || i < rows.length; i += CSV_BATCH) {
+    const records = rows.slice(i, i + CSV_BATCH).map((r) => getters.map((get) => field(get(r))));
+    parts.push(stringify(records, { header: i === 0, columns }));
+  }
+  return parts.join('');
 }
+
+const CSV_BATCH = 250;
 
 /**
  * A value as csv-stringify's own casts would write it (booleans as true/false rather than its 1/''),
