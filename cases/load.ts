@@ -8,10 +8,16 @@ import { caseSchema, suiteSchema, transcriptSchema } from './schema.ts';
 import { checkCase } from './check-case.ts';
 import { importModule } from '../harness/config/import-module.ts';
 
-const ajv = new Ajv({ allErrors: false, strict: false });
-ajv.addSchema(transcriptSchema);
-const validateCaseJson: ValidateFunction = ajv.compile(caseSchema);
-const validateSuiteJson: ValidateFunction = ajv.compile(suiteSchema);
+/** The case and suite validators, compiled on first use (~100 ms that commands reading no case never pay). */
+let compiled: { caseJson: ValidateFunction; suiteJson: ValidateFunction } | undefined;
+function validators(): { caseJson: ValidateFunction; suiteJson: ValidateFunction } {
+  if (!compiled) {
+    const ajv = new Ajv({ allErrors: false, strict: false });
+    ajv.addSchema(transcriptSchema);
+    compiled = { caseJson: ajv.compile(caseSchema), suiteJson: ajv.compile(suiteSchema) };
+  }
+  return compiled;
+}
 
 /** Suite ids under a cases directory: every folder holding a suite.json. */
 export function listSuiteIds(casesDir: string): string[] {
@@ -37,7 +43,8 @@ type SuiteJson = Omit<Suite, 'cases' | 'dir'> & { generator?: { module: string; 
 export async function loadSuite(dir: string, sel?: SuiteSelection): Promise<Suite> {
   const file = join(dir, 'suite.json');
   const json = readJson(file) as SuiteJson;
-  if (!validateSuiteJson(json)) throw schemaError(file, undefined, validateSuiteJson.errors);
+  const { suiteJson } = validators();
+  if (!suiteJson(json)) throw schemaError(file, undefined, suiteJson.errors);
   const { generator, ...meta } = json;
   if (!meta.arms.some((a) => a.name === meta.baselineArm)) {
     throw new CaseValidationError(file, undefined, 'baselineArm', `"${meta.baselineArm}" is not one of the suite's arms (${meta.arms.map((a) => a.name).join(', ')})`);
@@ -75,7 +82,8 @@ async function fileCases(dir: string, json: SuiteJson): Promise<Case[]> {
 
 /** Validates one raw case (schema, then meaning) and resolves transcript files. */
 export async function toCase(raw: unknown, file: string, baseDir: string, suite: Pick<SuiteJson, 'id' | 'criteria' | 'direction'>): Promise<Case> {
-  if (!validateCaseJson(raw)) throw schemaError(file, (raw as { id?: string })?.id, validateCaseJson.errors);
+  const { caseJson } = validators();
+  if (!caseJson(raw)) throw schemaError(file, (raw as { id?: string })?.id, caseJson.errors);
   const r = raw as Case & Record<string, unknown>;
   const c: Case = {
     ...r,

@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { ToolSpec } from '../harness/types.ts';
 
 /**
@@ -76,11 +76,12 @@ export const researchResultSpec: ToolSpec = {
   inputSchema: researchResultTool.input_schema as unknown as Record<string, unknown>,
 };
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-const check = ajv.compile(researchResultTool.input_schema);
+/** Compiled on first use: importing the strategies (every command does) costs no schema compile. */
+let check: ValidateFunction | undefined;
 
 /** Validation errors of a candidate record, as readable lines ([] when valid). */
 export function validateResearchResult(value: unknown): string[] {
+  check ??= new Ajv({ allErrors: true, strict: false }).compile(researchResultTool.input_schema);
   if (check(value)) return [];
   return (check.errors ?? []).map(describe);
 }

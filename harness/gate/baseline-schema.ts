@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 
 const int = { type: 'integer', minimum: 0 } as const;
 const num = { type: 'number' } as const;
@@ -60,10 +60,12 @@ const baselineSchema = {
   properties: { schema: { type: 'string' }, identity, suites: { type: 'array', items: suite } },
 } as const;
 
-const validate = new Ajv({ allErrors: false, strict: false }).compile(baselineSchema);
+/** Compiled on first use, by the commands that read a baseline. */
+let validate: ValidateFunction | undefined;
 
 /** The first structural problem of a baseline file as "field: what is wrong", or null when it is sound. */
 export function validateBaselineShape(value: unknown): string | null {
+  validate ??= new Ajv({ allErrors: false, strict: false }).compile(baselineSchema);
   if (!validate(value)) return describe(validate.errors?.[0]);
   const b = value as { suites: { suite: string; arms: { arm: string }[] }[] };
   const seen = new Set<string>();
