@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs the bundled CLI (dist/, built by `npm ci` through `prepare`) when it is current, else the
-// TypeScript sources through tsx (bin/dist.js). The user's eval.config.ts is loaded through tsx either way.
+// TypeScript sources through tsx (bin/dist.js).
 import { freshDist } from './dist.js';
 
 // Ctrl-C / SIGTERM: installed before tsx, whose own signal relay would otherwise end the process at

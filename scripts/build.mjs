@@ -14,6 +14,8 @@ const outdir = join(root, 'dist');
 
 export const entries = {
   cli: 'harness/cli/main.ts',
+  // The public API, sharing its modules with the CLI: configs compiled by harness/config/import-module.ts import it.
+  index: 'harness/index.ts',
   'bench-throughput': 'bench/throughput.ts',
   'bench-render': 'bench/render.ts',
   'bench-mock-server': 'bench/mock-server.ts',
@@ -42,6 +44,7 @@ export async function buildDist(out = outdir) {
     sourcemap: 'linked',
     metafile: true,
     logLevel: 'warning',
+    define: { HANDOFF_EVAL_BUNDLE: 'true' },
   });
   const sources = Object.keys(result.metafile.inputs).filter((f) => !f.includes('node_modules/')).sort();
   const stamp = { builtAt: startedAt, sources: sources.map((f) => relative(root, join(root, f))) };

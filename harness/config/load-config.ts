@@ -16,11 +16,17 @@ export async function loadConfig(path: string | undefined, flags: ConfigFlags, c
   try {
     mod = await importModule(file);
   } catch (err) {
-    throw new ConfigError(file, '(file)', `could not be loaded: ${(err as Error).message.split('\n')[0]}`, { cause: err });
+    throw new ConfigError(file, '(file)', `could not be loaded: ${firstLine((err as Error).message)}`, { cause: err });
   }
   const config = unwrapDefault(mod);
   if (config === undefined) throw new ConfigError(file, 'default export', 'missing; export default defineConfig({...})');
   return resolveConfig(config as UserConfig, flags, file);
+}
+
+/** The line of an error message that says what is wrong (esbuild's, via tsx, opens with a count). */
+function firstLine(message: string): string {
+  const lines = message.split('\n').filter((l) => l.trim() !== '');
+  return lines.find((l) => !/^(Transform|Build) failed with \d+ errors?:?$/.test(l.trim())) ?? lines[0] ?? message;
 }
 
 /** A config file outside an ESM package is compiled as CommonJS; its default export then sits one level down. */
