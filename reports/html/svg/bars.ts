@@ -43,7 +43,7 @@ export function groupedBars(c: BarChart): SafeHtml {
   const body: SafeHtml[] = [];
   let x = left;
   c.panels.forEach((panel, pi) => {
-    const width = Math.max(groupWidth, panel.groups.length * groupWidth);
+    const width = Math.max(groupWidth, panel.groups.length * groupWidth, panel.title ? textWidth(panel.title) + 10 : 0);
     if (pi === 0) body.push(yAxis(y, left, 0, c.format, c.yTitle));
     body.push(html`<line x1="${x}" x2="${x + width}" y1="${y(y.domain[0])}" y2="${y(y.domain[0])}" stroke="#888"/>`);
     for (const t of y.ticks) body.push(html`<line x1="${x}" x2="${x + width}" y1="${y(t)}" y2="${y(t)}" stroke="#e6e6e6"/>`);

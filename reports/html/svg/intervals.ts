@@ -52,14 +52,16 @@ export function columnIntervals(c: IntervalChart): SafeHtml {
   const body: SafeHtml[] = [];
   let x = left;
   c.panels.forEach((panel, pi) => {
-    const width = Math.max(step * 2, panel.items.length * step);
+    const width = Math.max(step * 2, panel.items.length * step, panel.title ? textWidth(panel.title) + 10 : 0);
     if (pi === 0) body.push(yAxis(y, left, 0, 'number', c.valueTitle));
     for (const t of y.ticks) body.push(html`<line x1="${x}" x2="${x + width}" y1="${y(t)}" y2="${y(t)}" stroke="#e6e6e6"/>`);
     body.push(html`<rect x="${x}" y="${TOP}" width="${width}" height="${PLOT}" fill="none" stroke="#ddd"/>`);
     const band = bandScale(panel.items.map((i) => i.label), [x, x + width], 0);
     for (const i of panel.items) {
       const cx = band.at(i.label) + band.width / 2;
-      body.push(html`<g>${tip(tipText(panel, i))}<line x1="${cx}" x2="${cx}" y1="${y(i.lo)}" y2="${y(i.hi)}" stroke="${i.color}" stroke-width="2"/><circle cx="${cx}" cy="${y(i.mid)}" r="${DOT}" fill="${i.color}"/></g>`);
+      // An interval past a fixed scale (a CI above 5 on the 1–5 scores) is drawn to its edge; the tooltip has the value.
+      const at = (v: number) => y(Math.min(y.domain[1], Math.max(y.domain[0], v)));
+      body.push(html`<g>${tip(tipText(panel, i))}<line x1="${cx}" x2="${cx}" y1="${at(i.lo)}" y2="${at(i.hi)}" stroke="${i.color}" stroke-width="2"/><circle cx="${cx}" cy="${at(i.mid)}" r="${DOT}" fill="${i.color}"/></g>`);
     }
     body.push(...categoryLabels(panel.items.map((i) => ({ label: i.label, center: band.at(i.label) + band.width / 2 })), TOP + PLOT, slant));
     const title = panelTitle(panel.title, x, x + width, TOP - 8);
