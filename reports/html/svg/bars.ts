@@ -49,12 +49,12 @@ export function groupedBars(c: BarChart): SafeHtml {
     for (const t of y.ticks) body.push(html`<line x1="${x}" x2="${x + width}" y1="${y(t)}" y2="${y(t)}" stroke="#e6e6e6"/>`);
     const band = bandScale(panel.groups.map((g) => g.label), [x, x + width], GROUP_GAP / groupWidth);
     for (const g of panel.groups) {
-      const left = band.at(g.label) + (band.width - c.series.length * BAR) / 2;
+      const first = band.at(g.label) + (band.width - c.series.length * BAR) / 2;
       g.values.forEach((v, si) => {
         if (v === null) return;
         const top = y(Math.max(y.domain[0], Math.min(y.domain[1], v)));
         const base = y(Math.max(y.domain[0], 0));
-        body.push(html`<rect x="${left + si * BAR}" y="${Math.min(top, base)}" width="${BAR - 1}" height="${Math.max(0.5, Math.abs(base - top))}" fill="${colorAt(si)}">${tip(`${panel.title ? `${panel.title} · ` : ''}${g.label} · ${c.series[si]}: ${tickLabel(v, c.format)}`)}</rect>`);
+        body.push(html`<rect x="${first + si * BAR}" y="${Math.min(top, base)}" width="${BAR - 1}" height="${Math.max(0.5, Math.abs(base - top))}" fill="${colorAt(si)}">${tip(`${panel.title ? `${panel.title} · ` : ''}${g.label} · ${c.series[si]}: ${tickLabel(v, c.format)}`)}</rect>`);
       });
     }
     body.push(...categoryLabels(panel.groups.map((g) => ({ label: g.label, center: band.at(g.label) + band.width / 2 })), TOP + PLOT_HEIGHT, slant));
