@@ -5,7 +5,8 @@
 // dist/stamp.json lists every bundled source; bin/dist.js falls back to the sources (through tsx)
 // when dist/ is missing or any of them is newer than the build, so an edit is never run stale.
 import { build } from 'esbuild';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -46,10 +47,22 @@ export async function buildDist(out = outdir) {
     logLevel: 'warning',
     define: { HANDOFF_EVAL_BUNDLE: 'true' },
   });
+  await writeTokenTable(out);
   const sources = Object.keys(result.metafile.inputs).filter((f) => !f.includes('node_modules/')).sort();
   const stamp = { builtAt: startedAt, sources: sources.map((f) => relative(root, join(root, f))) };
   writeFileSync(join(out, 'stamp.json'), `${JSON.stringify(stamp, null, 1)}\n`);
   return { sources: sources.length };
+}
+
+/** dist/o200k-table.bin: the tokenizer's rank table prebuilt, so a run loads it in one read (harness/tokenizer/). */
+async function writeTokenTable(out) {
+  const code = await build({
+    stdin: { contents: "export { loadRankTable, serializeRankTable } from './harness/tokenizer/rank-table.ts';", resolveDir: root, loader: 'ts' },
+    bundle: true, write: false, format: 'esm', platform: 'node', packages: 'external', logLevel: 'warning',
+  });
+  const { loadRankTable, serializeRankTable } = await import(`data:text/javascript;base64,${Buffer.from(code.outputFiles[0].text).toString('base64')}`);
+  const data = createRequire(import.meta.url).resolve('gpt-tokenizer/data/o200k_base.tiktoken');
+  writeFileSync(join(out, 'o200k-table.bin'), serializeRankTable(loadRankTable(data), statSync(data).size));
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

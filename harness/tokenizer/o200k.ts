@@ -1,6 +1,8 @@
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { asciiPieceEnd } from './ascii-split.ts';
-import { loadRankTable, rankOf, type RankTable } from './rank-table.ts';
+import { loadRankTable, rankOf, readRankTableFile, type RankTable } from './rank-table.ts';
 
 /**
  * A token counter for o200k_base over a typed-array rank table (rank-table.ts) rather than
@@ -111,8 +113,16 @@ export function createCounter(table: RankTable): (text: string) => number {
 
 let shared: ((text: string) => number) | undefined;
 
-/** The process-wide o200k_base counter, its table read from gpt-tokenizer's data file on first use. */
+/**
+ * The process-wide o200k_base counter, its table loaded on first use: from the binary the build puts
+ * next to the bundle (dist/o200k-table.bin) when it was made from this data file, else by parsing
+ * gpt-tokenizer's data file.
+ */
 export function o200kCounter(): (text: string) => number {
-  shared ??= createCounter(loadRankTable(createRequire(import.meta.url).resolve('gpt-tokenizer/data/o200k_base.tiktoken')));
+  if (!shared) {
+    const data = createRequire(import.meta.url).resolve('gpt-tokenizer/data/o200k_base.tiktoken');
+    const prebuilt = readRankTableFile(fileURLToPath(new URL('./o200k-table.bin', import.meta.url)), statSync(data).size);
+    shared = createCounter(prebuilt ?? loadRankTable(data));
+  }
   return shared;
 }

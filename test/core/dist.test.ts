@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -75,6 +75,7 @@ describe('bin/dist.js: bundle or sources', () => {
       const stamp = JSON.parse(readFileSync(join(out, 'stamp.json'), 'utf8')) as { sources: string[] };
       expect(stamp.sources).toContain('harness/runner/run.ts');
       expect(stamp.sources.every((s) => !s.includes('node_modules'))).toBe(true);
+      expect(statSync(join(out, 'o200k-table.bin')).size).toBeGreaterThan(3_000_000); // the prebuilt token table
     });
 
     it('writes the same report as the sources', () => {

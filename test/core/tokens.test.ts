@@ -7,7 +7,9 @@ import bpe from 'gpt-tokenizer/bpeRanks/o200k_base';
 import { countTokens as packageCount } from 'gpt-tokenizer/encoding/o200k_base';
 import { countTokens } from '../../harness/tokens.ts';
 import { createCounter, O200K_SPLIT } from '../../harness/tokenizer/o200k.ts';
-import { loadRankTable, rankOf } from '../../harness/tokenizer/rank-table.ts';
+import { loadRankTable, rankOf, readRankTableFile, serializeRankTable } from '../../harness/tokenizer/rank-table.ts';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { asciiPieceEnd } from '../../harness/tokenizer/ascii-split.ts';
 import { repoRoot } from '../support/cli.ts';
 
@@ -41,6 +43,18 @@ describe('o200k_base from the data file', () => {
       if (!ours.equals(expected) || rankOf(table, expected, 0, expected.length) !== r) differing.push(r);
     }
     expect(differing).toEqual([]);
+  });
+
+  it('reads back from its binary form (what the build prebuilds) only for the data file it came from', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'he-table-')), 'o200k-table.bin');
+    writeFileSync(file, serializeRankTable(table, 3_613_922));
+    const back = readRankTableFile(file, 3_613_922)!;
+    expect(Buffer.from(back.bytes).equals(Buffer.from(table.bytes))).toBe(true);
+    expect(Buffer.from(back.start.buffer).equals(Buffer.from(table.start.buffer, table.start.byteOffset, table.start.byteLength))).toBe(true);
+    expect(Buffer.from(back.slots.buffer).equals(Buffer.from(table.slots.buffer))).toBe(true);
+    expect(createCounter(back)('Two merchants pin 2023-10 — naïve café 🎉')).toBe(count('Two merchants pin 2023-10 — naïve café 🎉'));
+    expect(readRankTableFile(file, 1234)).toBeUndefined();
+    expect(readRankTableFile(join(file, '..', 'absent.bin'), 3_613_922)).toBeUndefined();
   });
 
   it('counts as the package counts, scripts and emoji included', () => {
