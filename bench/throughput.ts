@@ -165,21 +165,11 @@ async function floorLine(url: string, a: BenchArgs): Promise<string> {
       req.on('error', reject);
       req.end(body);
     });
-  const round = async (n: number) => {
-    let i = 0;
-    await Promise.all(Array.from({ length: a.concurrency }, async () => {
-      while (i++ < n) await one();
-    }));
-  };
-  await round(Math.min(a.n, 100));
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  await round(a.n);
-  const wall = (performance.now() - t0) / 1000;
-  const cpu = process.cpuUsage(cpu0);
-  agent.destroy();
-  const ideal = (Math.ceil(a.n / a.concurrency) * a.latency) / 1000;
-  return `floor(node:http) N=${a.n} C=${a.concurrency} latency=${a.latency}ms wall=${wall.toFixed(2)}s ideal=${ideal.toFixed(2)}s ratio=${(wall / ideal).toFixed(2)} cpu_per_call=${((cpu.user + cpu.system) / 1000 / a.n).toFixed(3)}ms`;
+  try {
+    return await referenceLine('floor(node:http)', a, one);
+  } finally {
+    agent.destroy();
+  }
 }
 
 /**
@@ -193,10 +183,19 @@ async function providerLine(config: ResolvedConfig, a: BenchArgs): Promise<strin
     system: 'You are the parent agent. A research child worked on part of your task; use what it returned to answer.',
     messages: [{ role: 'user', text: 'Which merchants pin 2023-10? '.repeat(40) }],
   };
+  try {
+    return await referenceLine('provider-only(openai)', a, () => provider.generate(request));
+  } finally {
+    await provider.close?.();
+  }
+}
+
+/** N calls of `one`, C at a time, after a warm-up of up to 100: the reference lines' shared measurement. */
+async function referenceLine(label: string, a: BenchArgs, one: () => Promise<unknown>): Promise<string> {
   const round = async (n: number) => {
     let i = 0;
     await Promise.all(Array.from({ length: a.concurrency }, async () => {
-      while (i++ < n) await provider.generate(request);
+      while (i++ < n) await one();
     }));
   };
   await round(Math.min(a.n, 100));
@@ -207,10 +206,9 @@ async function providerLine(config: ResolvedConfig, a: BenchArgs): Promise<strin
   const wall = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   const main1 = mainThreadCpuUs();
-  await provider.close?.();
   const ideal = (Math.ceil(a.n / a.concurrency) * a.latency) / 1000;
   const mainPerCall = main0 === null || main1 === null ? 'n/a' : `${((main1 - main0) / 1000 / a.n).toFixed(3)}ms`;
-  return `provider-only(openai) N=${a.n} C=${a.concurrency} latency=${a.latency}ms wall=${wall.toFixed(2)}s ideal=${ideal.toFixed(2)}s ratio=${(wall / ideal).toFixed(2)} cpu_per_call=${((cpu.user + cpu.system) / 1000 / a.n).toFixed(3)}ms main_thread_cpu_per_call=${mainPerCall}`;
+  return `${label} N=${a.n} C=${a.concurrency} latency=${a.latency}ms wall=${wall.toFixed(2)}s ideal=${ideal.toFixed(2)}s ratio=${(wall / ideal).toFixed(2)} cpu_per_call=${((cpu.user + cpu.system) / 1000 / a.n).toFixed(3)}ms main_thread_cpu_per_call=${mainPerCall}`;
 }
 
 /**

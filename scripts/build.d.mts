@@ -1,3 +1,2 @@
 /** scripts/build.mjs: bundles the CLI and benches into `out` (default dist/), one level below the package root. */
 export function buildDist(out?: string): Promise<{ sources: number }>;
-export const entries: Record<string, string>;

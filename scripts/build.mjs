@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const outdir = join(root, 'dist');
 
-export const entries = {
+const entries = {
   cli: 'harness/cli/main.ts',
   // The public API, sharing its modules with the CLI: configs compiled by harness/config/import-module.ts import it.
   index: 'harness/index.ts',

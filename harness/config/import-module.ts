@@ -1,4 +1,5 @@
 import { isBuiltin } from 'node:module';
+import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 
@@ -24,12 +25,12 @@ export async function importModule(file: string): Promise<Record<string, unknown
 async function compile(file: string, url: string): Promise<string> {
   const { build } = await import('esbuild');
   const api = new URL('./index.js', import.meta.url).href;
-  const dir = JSON.stringify(new URL('.', url).pathname.replace(/\/$/, ''));
+  // As if it ran from where it lies (a data: URL module has no location of its own).
+  const here = { file: JSON.stringify(resolve(file)), dir: JSON.stringify(dirname(resolve(file))) };
   try {
     const result = await build({
       entryPoints: [file], bundle: true, write: false, format: 'esm', platform: 'node', target: 'node20.19', logLevel: 'silent',
-      // As if it ran from where it lies (a data: URL module has no location of its own).
-      define: { 'import.meta.url': JSON.stringify(url), 'import.meta.filename': JSON.stringify(new URL(url).pathname), 'import.meta.dirname': dir, __filename: JSON.stringify(new URL(url).pathname), __dirname: dir },
+      define: { 'import.meta.url': JSON.stringify(url), 'import.meta.filename': here.file, 'import.meta.dirname': here.dir, __filename: here.file, __dirname: here.dir },
       plugins: [{
         name: 'packages-from-node',
         setup(b) {

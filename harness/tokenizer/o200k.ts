@@ -31,8 +31,7 @@ function mergedCount(t: RankTable, buf: Uint8Array, len: number): number {
   const ranks: number[] = [];
   const pairRank = (i: number): number => (i + 2 < starts.length ? rankOrInf(t, buf, starts[i]!, starts[i + 2]!) : Infinity);
   for (let i = 0; i <= len; i++) starts.push(i);
-  for (let i = 0; i < len; i++) ranks.push(i < len - 1 ? rankOrInf(t, buf, i, i + 2) : Infinity);
-  ranks.push(Infinity);
+  for (let i = 0; i <= len; i++) ranks.push(pairRank(i));
   while (starts.length > 1) {
     let lowest = Infinity;
     let at = -1;

@@ -1,6 +1,6 @@
 import { html, type SafeHtml } from '../escape.ts';
-import { bandScale, linearScale, textWidth, tickLabel } from './scale.ts';
-import { categoryLabelHeight, categoryLabels, colorAt, legend, panelTitle, svgFrame, tip, yAxis } from './parts.ts';
+import { bandScale, linearScale, tickLabel } from './scale.ts';
+import { categoryLabelHeight, categoryLabels, categoryLayout, colorAt, gridLines, legend, panelTitle, panelWidth, svgFrame, tip, yAxis } from './parts.ts';
 
 export interface BarGroup {
   label: string;
@@ -28,7 +28,6 @@ const PLOT_HEIGHT = 160;
 const BAR = 12;
 const GROUP_GAP = 14;
 const PANEL_GAP = 18;
-const LEFT = 56;
 const TOP = 22;
 
 /** Grouped bars (one bar per series in each group), in side-by-side panels sharing one value axis. */
@@ -37,16 +36,13 @@ export function groupedBars(c: BarChart): SafeHtml {
   const y = linearScale(c.yDomain ?? [0, max], [TOP + PLOT_HEIGHT, TOP], { exact: c.yDomain !== undefined });
   const groupWidth = c.series.length * BAR + GROUP_GAP;
   const labels = c.panels.flatMap((p) => p.groups.map((g) => g.label));
-  const slant = labels.some((l) => textWidth(l) > groupWidth - 2);
-  // Slanted labels reach left of their group: room for the first one.
-  const left = LEFT + (slant ? Math.max(0, textWidth(labels[0] ?? '') * Math.cos((40 * Math.PI) / 180) - LEFT - groupWidth / 2 + 4) : 0);
+  const { slant, left } = categoryLayout(labels, groupWidth);
   const body: SafeHtml[] = [];
   let x = left;
   c.panels.forEach((panel, pi) => {
-    const width = Math.max(groupWidth, panel.groups.length * groupWidth, panel.title ? textWidth(panel.title) + 10 : 0);
-    if (pi === 0) body.push(yAxis(y, left, 0, c.format, c.yTitle));
-    body.push(html`<line x1="${x}" x2="${x + width}" y1="${y(y.domain[0])}" y2="${y(y.domain[0])}" stroke="#888"/>`);
-    for (const t of y.ticks) body.push(html`<line x1="${x}" x2="${x + width}" y1="${y(t)}" y2="${y(t)}" stroke="#e6e6e6"/>`);
+    const width = panelWidth(Math.max(1, panel.groups.length) * groupWidth, panel.title);
+    if (pi === 0) body.push(yAxis(y, left, c.format, c.yTitle));
+    body.push(html`<line x1="${x}" x2="${x + width}" y1="${y(y.domain[0])}" y2="${y(y.domain[0])}" stroke="#888"/>`, ...gridLines(y, x, width));
     const band = bandScale(panel.groups.map((g) => g.label), [x, x + width], GROUP_GAP / groupWidth);
     for (const g of panel.groups) {
       const first = band.at(g.label) + (band.width - c.series.length * BAR) / 2;

@@ -1,6 +1,6 @@
 import { html, type SafeHtml } from '../escape.ts';
 import { bandScale, linearScale, textWidth, tickLabel } from './scale.ts';
-import { categoryLabelHeight, categoryLabels, legend, panelTitle, svgFrame, tip, xAxis, yAxis } from './parts.ts';
+import { categoryLabelHeight, categoryLabels, categoryLayout, gridLines, legend, panelTitle, panelWidth, svgFrame, tip, xAxis, yAxis } from './parts.ts';
 
 export interface Interval {
   label: string;
@@ -47,14 +47,13 @@ export function columnIntervals(c: IntervalChart): SafeHtml {
   const y = valueScale(c, [TOP + PLOT, TOP]);
   const step = 30;
   const labels = c.panels.flatMap((p) => p.items.map((i) => i.label));
-  const slant = labels.some((l) => textWidth(l) > step - 2);
-  const left = 56 + (slant ? Math.max(0, textWidth(labels[0] ?? '') * Math.cos((40 * Math.PI) / 180) - 56 - step / 2 + 4) : 0);
+  const { slant, left } = categoryLayout(labels, step);
   const body: SafeHtml[] = [];
   let x = left;
   c.panels.forEach((panel, pi) => {
-    const width = Math.max(step * 2, panel.items.length * step, panel.title ? textWidth(panel.title) + 10 : 0);
-    if (pi === 0) body.push(yAxis(y, left, 0, 'number', c.valueTitle));
-    for (const t of y.ticks) body.push(html`<line x1="${x}" x2="${x + width}" y1="${y(t)}" y2="${y(t)}" stroke="#e6e6e6"/>`);
+    const width = panelWidth(Math.max(2, panel.items.length) * step, panel.title);
+    if (pi === 0) body.push(yAxis(y, left, 'number', c.valueTitle));
+    body.push(...gridLines(y, x, width));
     body.push(html`<rect x="${x}" y="${TOP}" width="${width}" height="${PLOT}" fill="none" stroke="#ddd"/>`);
     const band = bandScale(panel.items.map((i) => i.label), [x, x + width], 0);
     for (const i of panel.items) {
@@ -97,7 +96,7 @@ export function rowIntervals(c: IntervalChart): SafeHtml {
     });
     top += height + 6;
   }
-  body.push(xAxis(x, top, 0, 'number', c.valueTitle));
+  body.push(xAxis(x, top, 'number', c.valueTitle));
   const key = c.legend ? legend(left + plotWidth + 16, 8, c.legend.title, c.legend.entries) : undefined;
   if (key) body.push(key.markup);
   return svgFrame(left + plotWidth + 16 + (key ? key.width + 8 : 0), Math.max(top + 40, 8 + 20 + (c.legend?.entries.length ?? 0) * 16), body, c.label);
