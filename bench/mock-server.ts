@@ -11,7 +11,10 @@ const flag = (name: string) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : undefined;
 };
-const server = await startMockLlmServer({ latencyMs: Number(flag('latency') ?? 0), validate: args.includes('--validate') });
+const server = await startMockLlmServer({
+  latencyMs: Number(flag('latency') ?? 0),
+  validate: args.includes('--validate'),
+});
 process.stdout.write(`${JSON.stringify({ url: server.url, port: server.port })}\n`);
 const stop = () => void server.close().then(() => process.exit(0));
 process.on('SIGTERM', stop);

@@ -14,21 +14,34 @@ import { countTokens } from '../harness/tokens.ts';
 import { parityNarration } from '../strategies/parity-narration.ts';
 import { resolveParams } from '../strategies/define.ts';
 
-const words = 'merchant adapter fallback pinned version sandbox config table column request response header retry error timeout region build test deploy'.split(' ');
+const words =
+  'merchant adapter fallback pinned version sandbox config table column request response header retry error timeout region build test deploy'.split(
+    ' ',
+  );
 
 /** A deterministic agent session of about `bytes` bytes: turns of parallel calls, big and error results. */
 export function generateSession(bytes: number, salt = 0): Transcript {
   let state = 0x9e3779b9 ^ salt;
-  const rand = () => ((state = (Math.imul(state ^ (state >>> 15), 0x85ebca6b) + 0x6b79) >>> 0) / 2 ** 32);
-  const text = (n: number) => Array.from({ length: n }, () => words[Math.floor(rand() * words.length)]).join(' ');
+  const rand = () => (state = (Math.imul(state ^ (state >>> 15), 0x85ebca6b) + 0x6b79) >>> 0) / 2 ** 32;
+  const text = (n: number) =>
+    Array.from({ length: n }, () => words[Math.floor(rand() * words.length)]).join(' ');
   const messages: Message[] = [];
   let size = 0;
   let id = 0;
   for (let turn = 0; size < bytes; turn++) {
     messages.push({ role: 'user', text: `[${salt}] request ${turn}: ${text(30)}` });
     for (let step = 0; step < 3 && size < bytes; step++) {
-      const calls = Array.from({ length: 1 + Math.floor(rand() * 3) }, () => ({ id: `call_${salt}_${++id}`, name: rand() < 0.5 ? 'read_file' : 'bash', input: { path: `src/module-${id}.ts`, why: text(6) } }));
-      messages.push({ role: 'assistant', agent: 'primary', text: `step ${turn}.${step}: ${text(40)}`, toolCalls: calls });
+      const calls = Array.from({ length: 1 + Math.floor(rand() * 3) }, () => ({
+        id: `call_${salt}_${++id}`,
+        name: rand() < 0.5 ? 'read_file' : 'bash',
+        input: { path: `src/module-${id}.ts`, why: text(6) },
+      }));
+      messages.push({
+        role: 'assistant',
+        agent: 'primary',
+        text: `step ${turn}.${step}: ${text(40)}`,
+        toolCalls: calls,
+      });
       const results = calls.map((c) => {
         const big = rand() < 0.1;
         const content = `${c.id}: ${text(big ? 2500 : 50 + Math.floor(rand() * 300))}`;
@@ -44,7 +57,16 @@ export function generateSession(bytes: number, salt = 0): Transcript {
 
 async function renderOnce(t: Transcript): Promise<number> {
   const ctx: StrategyContext = {
-    case: { id: t.id!, suite: 'bench', direction: 'escalation', task: 'continue', source: t, assertions: [], reference: { facts: [], caveats: [] }, criteria: [] },
+    case: {
+      id: t.id!,
+      suite: 'bench',
+      direction: 'escalation',
+      task: 'continue',
+      source: t,
+      assertions: [],
+      reference: { facts: [], caveats: [] },
+      criteria: [],
+    },
     arm: { name: 'bench', strategy: 'parity-narration', models: { source: 'large', receiver: 'large' } },
     rep: 0,
     budgetTokens: 200_000,
@@ -81,7 +103,8 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
     [
       `render parity-narration — ${mb} MB session, ${sessions[0]!.messages.length} messages, budget 200k tokens, ${runs} runs (target < 100 ms)`,
       line('first', first),
-      line('fresh', median(fresh)) + `  (median; p90 ${[...fresh].sort((a, b) => a - b)[Math.floor(runs * 0.9)]!.toFixed(1)} ms)`,
+      line('fresh', median(fresh)) +
+        `  (median; p90 ${[...fresh].sort((a, b) => a - b)[Math.floor(runs * 0.9)]!.toFixed(1)} ms)`,
       line('repeat', median(repeat)) + '  (median)',
       '',
     ].join('\n'),
@@ -89,4 +112,5 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
   return 0;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = await main();
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
+  process.exitCode = await main();

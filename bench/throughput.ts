@@ -57,7 +57,19 @@ function parse(argv: string[]): BenchArgs {
       transport: { type: 'string', default: 'node' },
     },
   });
-  return { n: Number(values.n), concurrency: Number(values.concurrency), latency: Number(values.latency), baseUrl: values['base-url'], cache: !values['no-cache'], warmup: Number(values.warmup), keep: values.keep!, profile: values.profile, floor: values.floor!, providerOnly: values['provider-only']!, transport: values.transport === 'fetch' ? 'fetch' : 'node' };
+  return {
+    n: Number(values.n),
+    concurrency: Number(values.concurrency),
+    latency: Number(values.latency),
+    baseUrl: values['base-url'],
+    cache: !values['no-cache'],
+    warmup: Number(values.warmup),
+    keep: values.keep!,
+    profile: values.profile,
+    floor: values.floor!,
+    providerOnly: values['provider-only']!,
+    transport: values.transport === 'fetch' ? 'fetch' : 'node',
+  };
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -70,19 +82,34 @@ export async function main(argv: string[]): Promise<number> {
   if (mock || !process.env.OPENAI_API_KEY) process.env.OPENAI_API_KEY = 'bench-key';
   try {
     const config = (seed: number, reps: number, concurrency: number) =>
-      resolveConfig({
-        casesDir: join(root, 'bench', 'cases'), suites: ['throughput'], reps, seed, provider: 'openai',
-        models: { bench: { sim: 'sim-large', openai: 'bench-model' } },
-        judge: { model: 'bench', criteria: false, classify: 'off' },
-        concurrency, providers: { openai: { concurrency, maxRetries: 2, timeoutMs: 60_000, transport: a.transport } },
-        cache: a.cache ? { dir: join(work, 'cache') } : false, outDir: join(work, 'runs'),
-      }, { quiet: true });
+      resolveConfig(
+        {
+          casesDir: join(root, 'bench', 'cases'),
+          suites: ['throughput'],
+          reps,
+          seed,
+          provider: 'openai',
+          models: { bench: { sim: 'sim-large', openai: 'bench-model' } },
+          judge: { model: 'bench', criteria: false, classify: 'off' },
+          concurrency,
+          providers: { openai: { concurrency, maxRetries: 2, timeoutMs: 60_000, transport: a.transport } },
+          cache: a.cache ? { dir: join(work, 'cache') } : false,
+          outDir: join(work, 'runs'),
+        },
+        { quiet: true },
+      );
     if (a.warmup > 0) await runExperiment({ config: config(1, a.warmup, a.concurrency) });
     if (a.floor) process.stdout.write(`${await floorLine(`${base}/chat/completions`, a)}\n`);
     if (a.providerOnly) process.stdout.write(`${await providerLine(config(3, 1, a.concurrency), a)}\n`);
     if (mock) await mockControl(`${mock.url}/__reset`, 'POST');
-    const m = await measure((cellsDone) => runExperiment({ config: config(2, a.n, a.concurrency), reporters: [{ onRunEnd: cellsDone }] }), a.profile);
-    const stats = mock ? ((await mockControl(`${mock.url}/__stats`, 'GET')) as { requests: number; maxInflight: number }) : undefined;
+    const m = await measure(
+      (cellsDone) =>
+        runExperiment({ config: config(2, a.n, a.concurrency), reporters: [{ onRunEnd: cellsDone }] }),
+      a.profile,
+    );
+    const stats = mock
+      ? ((await mockControl(`${mock.url}/__stats`, 'GET')) as { requests: number; maxInflight: number })
+      : undefined;
     const ideal = (Math.ceil(a.n / a.concurrency) * a.latency) / 1000;
     const errors = m.outcome.rows.filter((r) => r.status === 'error').length;
     const rss = process.resourceUsage().maxRSS / 1024;
@@ -116,7 +143,10 @@ interface Measured {
   mainCpuUs: number | null;
 }
 
-async function measure(run: (cellsDone: () => void) => Promise<RunOutcome>, profile?: string): Promise<Measured> {
+async function measure(
+  run: (cellsDone: () => void) => Promise<RunOutcome>,
+  profile?: string,
+): Promise<Measured> {
   const profiler = profile ? await startProfile() : undefined;
   let cellsWall = 0;
   let cellsCpuUs = 0;
@@ -134,7 +164,15 @@ async function measure(run: (cellsDone: () => void) => Promise<RunOutcome>, prof
   const cpu = process.cpuUsage(cpu0);
   if (profiler) await profiler.stop(profile!);
   const main1 = mainThreadCpuUs();
-  return { outcome, wall, cpuUs: cpu.user + cpu.system, cellsWall, cellsCpuUs, cellsMaxRss, mainCpuUs: main0 === null || main1 === null ? null : main1 - main0 };
+  return {
+    outcome,
+    wall,
+    cpuUs: cpu.user + cpu.system,
+    cellsWall,
+    cellsCpuUs,
+    cellsMaxRss,
+    mainCpuUs: main0 === null || main1 === null ? null : main1 - main0,
+  };
 }
 
 /** utime+stime of the main thread (Linux, 10 ms ticks): what the event loop itself spent, GC helpers and JIT threads excluded. */
@@ -154,14 +192,26 @@ function mainThreadCpuUs(): number | null {
  */
 async function floorLine(url: string, a: BenchArgs): Promise<string> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: a.concurrency });
-  const body = JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Which merchants pin 2023-10? '.repeat(40) }], max_tokens: 100 });
+  const body = JSON.stringify({
+    model: 'bench-model',
+    messages: [{ role: 'user', content: 'Which merchants pin 2023-10? '.repeat(40) }],
+    max_tokens: 100,
+  });
   const one = () =>
     new Promise<void>((resolve, reject) => {
-      const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', authorization: 'Bearer bench-key' } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => (JSON.parse(Buffer.concat(chunks).toString('utf8')), resolve()));
-      });
+      const req = http.request(
+        url,
+        {
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', authorization: 'Bearer bench-key' },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => (JSON.parse(Buffer.concat(chunks).toString('utf8')), resolve()));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -179,8 +229,12 @@ async function floorLine(url: string, a: BenchArgs): Promise<string> {
 async function providerLine(config: ResolvedConfig, a: BenchArgs): Promise<string> {
   const provider = (await createProviders(config)).openai!;
   const request: ModelRequest = {
-    purpose: 'answer', model: 'bench-model', seed: 'bench', maxTokens: 2048,
-    system: 'You are the parent agent. A research child worked on part of your task; use what it returned to answer.',
+    purpose: 'answer',
+    model: 'bench-model',
+    seed: 'bench',
+    maxTokens: 2048,
+    system:
+      'You are the parent agent. A research child worked on part of your task; use what it returned to answer.',
     messages: [{ role: 'user', text: 'Which merchants pin 2023-10? '.repeat(40) }],
   };
   try {
@@ -194,9 +248,11 @@ async function providerLine(config: ResolvedConfig, a: BenchArgs): Promise<strin
 async function referenceLine(label: string, a: BenchArgs, one: () => Promise<unknown>): Promise<string> {
   const round = async (n: number) => {
     let i = 0;
-    await Promise.all(Array.from({ length: a.concurrency }, async () => {
-      while (i++ < n) await one();
-    }));
+    await Promise.all(
+      Array.from({ length: a.concurrency }, async () => {
+        while (i++ < n) await one();
+      }),
+    );
   };
   await round(Math.min(a.n, 100));
   const main0 = mainThreadCpuUs();
@@ -207,7 +263,8 @@ async function referenceLine(label: string, a: BenchArgs, one: () => Promise<unk
   const cpu = process.cpuUsage(cpu0);
   const main1 = mainThreadCpuUs();
   const ideal = (Math.ceil(a.n / a.concurrency) * a.latency) / 1000;
-  const mainPerCall = main0 === null || main1 === null ? 'n/a' : `${((main1 - main0) / 1000 / a.n).toFixed(3)}ms`;
+  const mainPerCall =
+    main0 === null || main1 === null ? 'n/a' : `${((main1 - main0) / 1000 / a.n).toFixed(3)}ms`;
   return `${label} N=${a.n} C=${a.concurrency} latency=${a.latency}ms wall=${wall.toFixed(2)}s ideal=${ideal.toFixed(2)}s ratio=${(wall / ideal).toFixed(2)} cpu_per_call=${((cpu.user + cpu.system) / 1000 / a.n).toFixed(3)}ms main_thread_cpu_per_call=${mainPerCall}`;
 }
 
@@ -232,7 +289,10 @@ function mockControl(url: string, method: 'GET' | 'POST'): Promise<unknown> {
 async function startMockProcess(latency: number): Promise<{ url: string; stop(): void }> {
   const bundled = freshDist('bench-mock-server');
   const script = bundled ? [bundled] : ['--import', 'tsx', join(root, 'bench', 'mock-server.ts')];
-  const child: ChildProcess = spawn(process.execPath, [...script, '--latency', String(latency)], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, [...script, '--latency', String(latency)], {
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let buf = '';
     child.stdout!.on('data', (d) => {

@@ -20,20 +20,43 @@ export function checkCase(c: Case, file: string): void {
     if (ids.has(a.id)) fail(`assertions[${i}].id`, `duplicate id "${a.id}"`);
     ids.add(a.id);
     const claim = matchClaim(indexText(a.claim), a);
-    if (!claim.present) fail(`assertions[${i}].claim`, `does not contain all of its cues (${a.cues.join(' | ')})`);
+    if (!claim.present)
+      fail(`assertions[${i}].claim`, `does not contain all of its cues (${a.cues.join(' | ')})`);
     const statement = matchClaim(indexText(a.statement), a);
-    if (!statement.present) fail(`assertions[${i}].statement`, `does not contain all of its cues (${a.cues.join(' | ')})`);
+    if (!statement.present)
+      fail(`assertions[${i}].statement`, `does not contain all of its cues (${a.cues.join(' | ')})`);
     if (a.kind === 'confident') return;
     if (!a.qualifierCues?.length) fail(`assertions[${i}].qualifierCues`, `required for kind "${a.kind}"`);
-    if (claim.qualified) fail(`assertions[${i}].claim`, 'must be the bare proposition, without a qualifier cue');
-    if (!statement.qualified) fail(`assertions[${i}].statement`, `must carry one of its qualifier cues (${a.qualifierCues!.join(' | ')})`);
+    if (claim.qualified)
+      fail(`assertions[${i}].claim`, 'must be the bare proposition, without a qualifier cue');
+    if (!statement.qualified)
+      fail(
+        `assertions[${i}].statement`,
+        `must carry one of its qualifier cues (${a.qualifierCues!.join(' | ')})`,
+      );
   });
   checkCueItems(c.reference.facts, 'reference.facts', fail);
   checkCueItems(c.reference.evidence ?? [], 'reference.evidence', fail);
   const o = c.reference.orchestration;
-  if (o && !allOnLine(o.request.toLowerCase(), o.cues.map((x) => x.toLowerCase()))) fail('reference.orchestration.request', `does not contain all of its cues on one line (${o.cues.join(' | ')})`);
-  c.reference.caveats.forEach((id, i) => ids.has(id) || fail(`reference.caveats[${i}]`, `no assertion with id "${id}"`));
-  c.reference.contradictions?.forEach((x, i) => x.between.forEach((id) => ids.has(id) || fail(`reference.contradictions[${i}]`, `no assertion with id "${id}"`)));
+  if (
+    o &&
+    !allOnLine(
+      o.request.toLowerCase(),
+      o.cues.map((x) => x.toLowerCase()),
+    )
+  )
+    fail(
+      'reference.orchestration.request',
+      `does not contain all of its cues on one line (${o.cues.join(' | ')})`,
+    );
+  c.reference.caveats.forEach(
+    (id, i) => ids.has(id) || fail(`reference.caveats[${i}]`, `no assertion with id "${id}"`),
+  );
+  c.reference.contradictions?.forEach((x, i) =>
+    x.between.forEach(
+      (id) => ids.has(id) || fail(`reference.contradictions[${i}]`, `no assertion with id "${id}"`),
+    ),
+  );
   if (c.direction === 'spawn' && c.spawnCallId) {
     const found = c.source.messages.some((m) => m.toolCalls?.some((t) => t.id === c.spawnCallId));
     if (!found) fail('spawnCallId', `no tool call "${c.spawnCallId}" in the source transcript`);
@@ -42,11 +65,20 @@ export function checkCase(c: Case, file: string): void {
   viewOf(c.source);
 }
 
-function checkCueItems(items: { id: string; text: string; cues: string[] }[], field: string, fail: (field: string, detail: string) => never): void {
+function checkCueItems(
+  items: { id: string; text: string; cues: string[] }[],
+  field: string,
+  fail: (field: string, detail: string) => never,
+): void {
   const seen = new Set<string>();
   items.forEach((item, i) => {
     if (seen.has(item.id)) fail(`${field}[${i}].id`, `duplicate id "${item.id}"`);
     seen.add(item.id);
-    if (!indexText(item.text).getLines().some((l) => allOnLine(l, item.cues))) fail(`${field}[${i}].text`, `does not contain all of its cues on one line (${item.cues.join(' | ')})`);
+    if (
+      !indexText(item.text)
+        .getLines()
+        .some((l) => allOnLine(l, item.cues))
+    )
+      fail(`${field}[${i}].text`, `does not contain all of its cues on one line (${item.cues.join(' | ')})`);
   });
 }

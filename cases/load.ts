@@ -38,7 +38,9 @@ export async function loadSuites(casesDir: string, selection: SuiteSelection[] |
   return suites;
 }
 
-type SuiteJson = Omit<Suite, 'cases' | 'dir'> & { generator?: { module: string; seed?: number; count?: number } };
+type SuiteJson = Omit<Suite, 'cases' | 'dir'> & {
+  generator?: { module: string; seed?: number; count?: number };
+};
 
 export async function loadSuite(dir: string, sel?: SuiteSelection): Promise<Suite> {
   const file = join(dir, 'suite.json');
@@ -47,17 +49,30 @@ export async function loadSuite(dir: string, sel?: SuiteSelection): Promise<Suit
   if (!suiteJson(json)) throw schemaError(file, undefined, suiteJson.errors);
   const { generator, ...meta } = json;
   if (!meta.arms.some((a) => a.name === meta.baselineArm)) {
-    throw new CaseValidationError(file, undefined, 'baselineArm', `"${meta.baselineArm}" is not one of the suite's arms (${meta.arms.map((a) => a.name).join(', ')})`);
+    throw new CaseValidationError(
+      file,
+      undefined,
+      'baselineArm',
+      `"${meta.baselineArm}" is not one of the suite's arms (${meta.arms.map((a) => a.name).join(', ')})`,
+    );
   }
   let cases = [...(await generatedCases(dir, json)), ...(await fileCases(dir, json))];
   if (sel?.cases) {
     const ids = cases.map((c) => c.id);
-    for (const id of sel.cases) if (!ids.includes(id)) throw new UnknownNameError('case', id, ids, `suite ${meta.id}`);
+    for (const id of sel.cases)
+      if (!ids.includes(id)) throw new UnknownNameError('case', id, ids, `suite ${meta.id}`);
     cases = cases.filter((c) => sel.cases!.includes(c.id));
   }
   let arms = [...meta.arms, ...(sel?.extraArms ?? [])];
   if (sel?.arms) {
-    for (const a of sel.arms) if (!arms.some((x) => x.name === a)) throw new UnknownNameError('arm', a, arms.map((x) => x.name), `suite ${meta.id}`);
+    for (const a of sel.arms)
+      if (!arms.some((x) => x.name === a))
+        throw new UnknownNameError(
+          'arm',
+          a,
+          arms.map((x) => x.name),
+          `suite ${meta.id}`,
+        );
     arms = arms.filter((a) => sel.arms!.includes(a.name));
   }
   void generator;
@@ -67,8 +82,16 @@ export async function loadSuite(dir: string, sel?: SuiteSelection): Promise<Suit
 async function generatedCases(dir: string, json: SuiteJson): Promise<Case[]> {
   if (!json.generator) return [];
   const modFile = resolve(dir, json.generator.module);
-  const mod = (await importModule(modFile)) as { generate?: (o: { seed: number; count: number }) => unknown[] };
-  if (typeof mod.generate !== 'function') throw new CaseValidationError(modFile, undefined, 'generate', 'the generator module must export generate({seed, count})');
+  const mod = (await importModule(modFile)) as {
+    generate?: (o: { seed: number; count: number }) => unknown[];
+  };
+  if (typeof mod.generate !== 'function')
+    throw new CaseValidationError(
+      modFile,
+      undefined,
+      'generate',
+      'the generator module must export generate({seed, count})',
+    );
   const raw = mod.generate({ seed: json.generator.seed ?? 1, count: json.generator.count ?? 10 });
   return Promise.all(raw.map((c, i) => toCase(c, `${modFile}#${i}`, dirname(modFile), json)));
 }
@@ -76,12 +99,21 @@ async function generatedCases(dir: string, json: SuiteJson): Promise<Case[]> {
 async function fileCases(dir: string, json: SuiteJson): Promise<Case[]> {
   const casesDir = join(dir, 'cases');
   if (!existsSync(casesDir)) return [];
-  const files = readdirSync(casesDir).filter((f) => f.endsWith('.json')).sort();
-  return Promise.all(files.map((f) => toCase(readJson(join(casesDir, f)), join(casesDir, f), casesDir, json)));
+  const files = readdirSync(casesDir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
+  return Promise.all(
+    files.map((f) => toCase(readJson(join(casesDir, f)), join(casesDir, f), casesDir, json)),
+  );
 }
 
 /** Validates one raw case (schema, then meaning) and resolves transcript files. */
-export async function toCase(raw: unknown, file: string, baseDir: string, suite: Pick<SuiteJson, 'id' | 'criteria' | 'direction'>): Promise<Case> {
+export async function toCase(
+  raw: unknown,
+  file: string,
+  baseDir: string,
+  suite: Pick<SuiteJson, 'id' | 'criteria' | 'direction'>,
+): Promise<Case> {
   const { caseJson } = validators();
   if (!caseJson(raw)) throw schemaError(file, (raw as { id?: string })?.id, caseJson.errors);
   const r = raw as Case & Record<string, unknown>;
@@ -91,24 +123,36 @@ export async function toCase(raw: unknown, file: string, baseDir: string, suite:
     direction: r.direction ?? suite.direction,
     criteria: r.criteria ?? suite.criteria,
     source: await resolveTranscript(r.source, baseDir, file, r.id, 'source'),
-    sources: r.sources ? await Promise.all(r.sources.map((s, i) => resolveTranscript(s, baseDir, file, r.id, `sources[${i}]`))) : undefined,
-    receiverHistory: r.receiverHistory ? await resolveTranscript(r.receiverHistory, baseDir, file, r.id, 'receiverHistory') : undefined,
+    sources: r.sources
+      ? await Promise.all(r.sources.map((s, i) => resolveTranscript(s, baseDir, file, r.id, `sources[${i}]`)))
+      : undefined,
+    receiverHistory: r.receiverHistory
+      ? await resolveTranscript(r.receiverHistory, baseDir, file, r.id, 'receiverHistory')
+      : undefined,
     file,
   };
   checkCase(c, file);
   return c;
 }
 
-async function resolveTranscript(value: unknown, baseDir: string, file: string, caseId: string, field: string): Promise<Transcript> {
+async function resolveTranscript(
+  value: unknown,
+  baseDir: string,
+  file: string,
+  caseId: string,
+  field: string,
+): Promise<Transcript> {
   const v = value as Transcript | { file: string; from?: string; child?: string };
   if (!('file' in v)) return v;
   const path = resolve(baseDir, v.file);
-  if (!existsSync(path)) throw new CaseValidationError(file, caseId, `${field}.file`, `transcript file not found: ${path}`);
+  if (!existsSync(path))
+    throw new CaseValidationError(file, caseId, `${field}.file`, `transcript file not found: ${path}`);
   const { importTranscript } = await import('../harness/importers/index.ts');
   const { transcript } = await importTranscript(path, { from: (v.from ?? 'auto') as never });
   if (!v.child) return transcript;
   const child = transcript.children?.[v.child];
-  if (!child) throw new CaseValidationError(file, caseId, `${field}.child`, `no child transcript for call ${v.child}`);
+  if (!child)
+    throw new CaseValidationError(file, caseId, `${field}.child`, `no child transcript for call ${v.child}`);
   return child;
 }
 
@@ -126,13 +170,31 @@ function readJson(file: string): unknown {
   }
 }
 
-function schemaError(file: string, caseId: string | undefined, errors: ErrorObject[] | null | undefined): CaseValidationError {
+function schemaError(
+  file: string,
+  caseId: string | undefined,
+  errors: ErrorObject[] | null | undefined,
+): CaseValidationError {
   const e = errors?.[0];
   // The field a reader must fix: the missing or unexpected property itself, not its parent object.
-  const named = e?.params && 'missingProperty' in e.params ? e.params.missingProperty : e?.params && 'additionalProperty' in e.params ? e.params.additionalProperty : undefined;
-  const field = e ? (e.instancePath.replace(/^\//, '').replace(/\//g, '.') || '(root)') + (named !== undefined ? `.${String(named)}` : '') : '(root)';
-  const extra = e?.params && 'additionalProperty' in e.params ? ` "${String(e.params.additionalProperty)}"` : '';
-  return new CaseValidationError(file, caseId, field.replace(/^\(root\)\./, ''), `${e?.message ?? 'invalid'}${extra}`);
+  const named =
+    e?.params && 'missingProperty' in e.params
+      ? e.params.missingProperty
+      : e?.params && 'additionalProperty' in e.params
+        ? e.params.additionalProperty
+        : undefined;
+  const field = e
+    ? (e.instancePath.replace(/^\//, '').replace(/\//g, '.') || '(root)') +
+      (named !== undefined ? `.${String(named)}` : '')
+    : '(root)';
+  const extra =
+    e?.params && 'additionalProperty' in e.params ? ` "${String(e.params.additionalProperty)}"` : '';
+  return new CaseValidationError(
+    file,
+    caseId,
+    field.replace(/^\(root\)\./, ''),
+    `${e?.message ?? 'invalid'}${extra}`,
+  );
 }
 
 /** Every case and suite file under the given paths (files or folders), for `validate`. */

@@ -28,8 +28,18 @@ export interface ScaffoldOptions {
 export function scaffoldCase(o: ScaffoldOptions): Record<string, unknown> {
   const { transcript, stats } = importTranscript(o.file, { from: o.from ?? 'auto' });
   const id = o.id ?? slug(basename(o.file));
-  const base = { id, title: `TODO: a one-line title (${basename(o.file)})`, direction: o.direction, task: o.task };
-  const parts = o.direction === 'escalation' ? { source: strip(transcript) } : o.direction === 'return' ? returnParts(transcript, o) : spawnParts(transcript, o);
+  const base = {
+    id,
+    title: `TODO: a one-line title (${basename(o.file)})`,
+    direction: o.direction,
+    task: o.task,
+  };
+  const parts =
+    o.direction === 'escalation'
+      ? { source: strip(transcript) }
+      : o.direction === 'return'
+        ? returnParts(transcript, o)
+        : spawnParts(transcript, o);
   const source = parts.source as Transcript;
   return {
     ...base,
@@ -39,9 +49,16 @@ export function scaffoldCase(o: ScaffoldOptions): Record<string, unknown> {
     provenance: {
       file: o.file,
       format: stats.format,
-      imported: { messages: stats.messages, toolCalls: stats.toolCalls, pairedResults: stats.pairedResults, orphans: stats.orphans, children: stats.children },
+      imported: {
+        messages: stats.messages,
+        toolCalls: stats.toolCalls,
+        pairedResults: stats.pairedResults,
+        orphans: stats.orphans,
+        children: stats.children,
+      },
       labelled: false,
-      howToLabel: 'docs/cases.md: add assertions (kind, statement, claim, cues, qualifierCues) and reference facts; `handoff-eval validate` checks them',
+      howToLabel:
+        'docs/cases.md: add assertions (kind, statement, claim, cues, qualifierCues) and reference facts; `handoff-eval validate` checks them',
       suggestions: suggestions(source),
     },
   };
@@ -51,15 +68,27 @@ function returnParts(t: Transcript, o: ScaffoldOptions): Record<string, unknown>
   const children = t.children ?? {};
   const callId = o.call ?? Object.keys(children)[0];
   if (!callId || !children[callId]) {
-    throw new InputError('no_child', `${o.file}: --call: ${callId ? `no child session for call "${callId}"` : 'the session has no child sessions'}; children: ${Object.keys(children).join(', ') || '(none)'}`);
+    throw new InputError(
+      'no_child',
+      `${o.file}: --call: ${callId ? `no child session for call "${callId}"` : 'the session has no child sessions'}; children: ${Object.keys(children).join(', ') || '(none)'}`,
+    );
   }
   const at = indexOfCall(t.messages, callId);
-  return { source: strip(children[callId]!), receiverHistory: strip({ ...t, messages: upToCall(t.messages, at, callId) }) };
+  return {
+    source: strip(children[callId]!),
+    receiverHistory: strip({ ...t, messages: upToCall(t.messages, at, callId) }),
+  };
 }
 
 function spawnParts(t: Transcript, o: ScaffoldOptions): Record<string, unknown> {
-  const callId = o.call ?? t.messages.flatMap((m) => m.toolCalls ?? []).find((c) => /^(agent|task|spawn)/i.test(c.name))?.id;
-  if (!callId) throw new InputError('no_spawn', `${o.file}: --call: no Agent/Task/spawn call found; name the spawning call with --call`);
+  const callId =
+    o.call ??
+    t.messages.flatMap((m) => m.toolCalls ?? []).find((c) => /^(agent|task|spawn)/i.test(c.name))?.id;
+  if (!callId)
+    throw new InputError(
+      'no_spawn',
+      `${o.file}: --call: no Agent/Task/spawn call found; name the spawning call with --call`,
+    );
   const at = indexOfCall(t.messages, callId);
   return { source: strip({ ...t, messages: t.messages.slice(0, at + 1) }), spawnCallId: callId };
 }
@@ -88,7 +117,10 @@ function strip(t: Transcript): Transcript {
 }
 
 const hedges: [RegExp, string][] = [
-  [/\b(could not|couldn't|cannot|can't|unable to) (determine|verify|confirm|tell|find)\b|\bunclear\b|\bnot (yet )?verified\b|\bunverified\b/i, 'hedged'],
+  [
+    /\b(could not|couldn't|cannot|can't|unable to) (determine|verify|confirm|tell|find)\b|\bunclear\b|\bnot (yet )?verified\b|\bunverified\b/i,
+    'hedged',
+  ],
   [/\bassum(e|ed|ing|ption)\b|\bpresumably\b|\btaking .* as given\b/i, 'assumption'],
   [/\bopen question\b|\bunresolved\b|\bstill need to\b|\bTODO\b|\?$/, 'unresolved'],
 ];
@@ -109,5 +141,10 @@ export function suggestions(t: Transcript): { suggestedKind: string; statement: 
 }
 
 function slug(name: string): string {
-  return name.replace(/\.[a-z]+$/i, '').replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60) || 'session';
+  return (
+    name
+      .replace(/\.[a-z]+$/i, '')
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .slice(0, 60) || 'session'
+  );
 }

@@ -39,7 +39,10 @@ export const transcriptSchema = {
       additionalProperties: {
         type: 'object',
         required: ['role'],
-        properties: { role: { enum: ['primary', 'escalation', 'child', 'parent'] }, model: { type: 'string' } },
+        properties: {
+          role: { enum: ['primary', 'escalation', 'child', 'parent'] },
+          model: { type: 'string' },
+        },
       },
     },
     children: { type: 'object', additionalProperties: { $ref: 'transcript' } },
@@ -65,7 +68,11 @@ const assertion = {
 const cueItem = {
   type: 'object',
   required: ['id', 'text', 'cues'],
-  properties: { id: { type: 'string' }, text: { type: 'string' }, cues: { type: 'array', minItems: 1, items: { type: 'string', minLength: 2 } } },
+  properties: {
+    id: { type: 'string' },
+    text: { type: 'string' },
+    cues: { type: 'array', minItems: 1, items: { type: 'string', minLength: 2 } },
+  },
 } as const;
 
 const reference = {
@@ -81,11 +88,18 @@ const reference = {
       items: {
         type: 'object',
         required: ['between', 'topic'],
-        properties: { between: { type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 2 }, topic: { type: 'string' } },
+        properties: {
+          between: { type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 2 },
+          topic: { type: 'string' },
+        },
       },
     },
     notSearched: stringArray,
-    orchestration: { type: 'object', required: ['request', 'cues'], properties: { request: { type: 'string' }, cues: stringArray } },
+    orchestration: {
+      type: 'object',
+      required: ['request', 'cues'],
+      properties: { request: { type: 'string' }, cues: stringArray },
+    },
     expectedWords: { type: 'number', minimum: 1 },
   },
 } as const;
@@ -127,10 +141,17 @@ export const caseSchema = {
     world: {
       type: 'object',
       additionalProperties: false,
-      properties: { files: { type: 'object', additionalProperties: { type: 'string' } }, tables: { type: 'object' }, docs: { type: 'object', additionalProperties: { type: 'string' } } },
+      properties: {
+        files: { type: 'object', additionalProperties: { type: 'string' } },
+        tables: { type: 'object' },
+        docs: { type: 'object', additionalProperties: { type: 'string' } },
+      },
     },
     tags: stringArray,
-    provenance: { type: 'object', description: 'where a case built from a real session came from (file, license, who labelled it)' },
+    provenance: {
+      type: 'object',
+      description: 'where a case built from a real session came from (file, license, who labelled it)',
+    },
   },
 } as const;
 
@@ -170,7 +191,11 @@ export const suiteSchema = {
       type: 'object',
       required: ['module'],
       additionalProperties: false,
-      properties: { module: { type: 'string' }, seed: { type: 'integer' }, count: { type: 'integer', minimum: 1 } },
+      properties: {
+        module: { type: 'string' },
+        seed: { type: 'integer' },
+        count: { type: 'integer', minimum: 1 },
+      },
     },
   },
 } as const;

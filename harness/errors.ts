@@ -19,33 +19,62 @@ export class InputError extends HarnessError {
 }
 
 export class ConfigError extends InputError {
-  constructor(readonly file: string, readonly field: string, detail: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly file: string,
+    readonly field: string,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
     super('config_invalid', `${file}: ${field}: ${detail}`, options);
   }
 }
 
 export class CaseValidationError extends InputError {
-  constructor(readonly file: string, readonly caseId: string | undefined, readonly field: string, detail: string) {
+  constructor(
+    readonly file: string,
+    readonly caseId: string | undefined,
+    readonly field: string,
+    detail: string,
+  ) {
     super('case_invalid', `${file}${caseId ? ` (case ${caseId})` : ''}: ${field}: ${detail}`);
   }
 }
 
 export class UnknownNameError extends InputError {
-  constructor(readonly kind: string, readonly given: string, readonly valid: readonly string[], where?: string) {
-    super(`unknown_${kind}`, `${where ? `${where}: ` : ''}unknown ${kind} "${given}"; valid: ${valid.join(', ')}`);
+  constructor(
+    readonly kind: string,
+    readonly given: string,
+    readonly valid: readonly string[],
+    where?: string,
+  ) {
+    super(
+      `unknown_${kind}`,
+      `${where ? `${where}: ` : ''}unknown ${kind} "${given}"; valid: ${valid.join(', ')}`,
+    );
   }
 }
 
 export class ImportError extends InputError {
-  constructor(readonly file: string, readonly line: number | undefined, detail: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly file: string,
+    readonly line: number | undefined,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
     super('import_failed', `${file}${line !== undefined ? `:${line}` : ''}: ${detail}`, options);
   }
 }
 
 /** The source model could not produce a valid contract within its retries. */
 export class SubagentContractError extends HarnessError {
-  constructor(readonly validationErrors: string[], readonly attempts: number) {
-    super('subagent_contract', `research_result invalid after ${attempts} attempt(s): ${validationErrors.join('; ')}`);
+  constructor(
+    readonly validationErrors: string[],
+    readonly attempts: number,
+  ) {
+    super(
+      'subagent_contract',
+      `research_result invalid after ${attempts} attempt(s): ${validationErrors.join('; ')}`,
+    );
   }
 }
 
@@ -64,7 +93,10 @@ export class ProviderError extends HarnessError {
 
 export class MissingKeyError extends InputError {
   constructor(provider: string, envVar: string) {
-    super('missing_key', `provider "${provider}" needs ${envVar} in the environment (keys are read from the environment only)`);
+    super(
+      'missing_key',
+      `provider "${provider}" needs ${envVar} in the environment (keys are read from the environment only)`,
+    );
   }
 }
 

@@ -7,4 +7,11 @@ export { resolveConfig } from './config/resolve-config.ts';
 export { defineStrategy } from '../strategies/define.ts';
 export { strategies } from '../strategies/index.ts';
 export type * from './types.ts';
-export type { UserConfig, ResolvedConfig, ProviderName, ModelSpec, GateThresholds, SuiteSelection } from './config/types.ts';
+export type {
+  UserConfig,
+  ResolvedConfig,
+  ProviderName,
+  ModelSpec,
+  GateThresholds,
+  SuiteSelection,
+} from './config/types.ts';

@@ -7,7 +7,8 @@ export function redact(value: unknown, secrets: string[] = envSecrets()): unknow
   if (Array.isArray(value)) return value.map((v) => redact(v, secrets));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = SECRET.test(k) && typeof v === 'string' ? '[redacted]' : redact(v, secrets);
+    for (const [k, v] of Object.entries(value))
+      out[k] = SECRET.test(k) && typeof v === 'string' ? '[redacted]' : redact(v, secrets);
     return out;
   }
   return value;
@@ -15,7 +16,9 @@ export function redact(value: unknown, secrets: string[] = envSecrets()): unknow
 
 /** Values of the key variables in the environment (never written; used to mask accidental copies). */
 export function envSecrets(env: NodeJS.ProcessEnv = process.env): string[] {
-  return ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY'].map((k) => env[k]).filter((v): v is string => typeof v === 'string' && v.length >= 8);
+  return ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY']
+    .map((k) => env[k])
+    .filter((v): v is string => typeof v === 'string' && v.length >= 8);
 }
 
 export function maskSecrets(text: string, secrets: string[] = envSecrets()): string {

@@ -31,7 +31,11 @@ export function messageTokens(m: ChatMessage): number {
 }
 
 function callTokens(c: ToolCall): number {
-  return PER_MESSAGE + countTokens(c.name) + countTokens(typeof c.input === 'string' ? c.input : JSON.stringify(c.input ?? {}));
+  return (
+    PER_MESSAGE +
+    countTokens(c.name) +
+    countTokens(typeof c.input === 'string' ? c.input : JSON.stringify(c.input ?? {}))
+  );
 }
 
 export function messagesTokens(messages: readonly ChatMessage[]): number {

@@ -507,7 +507,10 @@ export interface ResultRow {
   /** score_<criterion> (1–5 or null). */
   scores: Record<string, number | null>;
   /** survival rate by kind at each stage: {payload: {hedged: 0.5}, answer: {...}} (null when the case has none of that kind). */
-  survival: { payload: Partial<Record<AssertionKind, number | null>>; answer: Partial<Record<AssertionKind, number | null>> };
+  survival: {
+    payload: Partial<Record<AssertionKind, number | null>>;
+    answer: Partial<Record<AssertionKind, number | null>>;
+  };
   checks: CheckResult[];
   detail?: CellDetail;
 }

@@ -21,12 +21,20 @@ export function runChecks(c: Case, handoff: Handoff, answer: string): CheckResul
   const out: CheckResult[] = [];
   const ans = indexText(answer);
   const recap = ans.has(recapSignature);
-  out.push({ name: 'no_recap_signature', passed: !recap, detail: recap ? `answer contains "${recapSignature}"` : 'no recap signature' });
+  out.push({
+    name: 'no_recap_signature',
+    passed: !recap,
+    detail: recap ? `answer contains "${recapSignature}"` : 'no recap signature',
+  });
   if (c.sessionShape === 'owned') out.push(handoffLanguageCheck(answer));
   out.push(...handoffChecks(handoff));
   if (c.reference.orchestration) {
     const acted = lineWithAll(ans, c.reference.orchestration.cues) !== undefined;
-    out.push({ name: 'no_second_assignment', passed: !acted, detail: acted ? "child acted on the parent's orchestration request" : 'did its own task only' });
+    out.push({
+      name: 'no_second_assignment',
+      passed: !acted,
+      detail: acted ? "child acted on the parent's orchestration request" : 'did its own task only',
+    });
   }
   if (c.reference.contradictions?.length) out.push(contradictionsCheck(c, ans));
   if (c.reference.notSearched?.length) out.push(notSearchedCheck(c, ans));
@@ -40,13 +48,23 @@ export function contradictionsCheck(c: Case, ans: TextIndex): CheckResult {
     const cues = x.between.flatMap((id) => byId.get(id)?.cues ?? []);
     return ans.getLines().some((l) => allOnLine(l, cues) && contrastWords.some((w) => l.includes(w)));
   });
-  return { name: 'contradictions_surfaced', passed: surfaced.length === all.length, detail: `${surfaced.length}/${all.length} contradiction(s) surfaced` };
+  return {
+    name: 'contradictions_surfaced',
+    passed: surfaced.length === all.length,
+    detail: `${surfaced.length}/${all.length} contradiction(s) surfaced`,
+  };
 }
 
 export function notSearchedCheck(c: Case, ans: TextIndex): CheckResult {
   const items = c.reference.notSearched ?? [];
-  const named = items.filter((item) => ans.getLines().some((l) => l.includes(item.toLowerCase()) && notSearchedCues.some((w) => l.includes(w))));
-  return { name: 'not_searched_named', passed: named.length === items.length, detail: `${named.length}/${items.length} unsearched place(s) named` };
+  const named = items.filter((item) =>
+    ans.getLines().some((l) => l.includes(item.toLowerCase()) && notSearchedCues.some((w) => l.includes(w))),
+  );
+  return {
+    name: 'not_searched_named',
+    passed: named.length === items.length,
+    detail: `${named.length}/${items.length} unsearched place(s) named`,
+  };
 }
 
 /** The checks that read the handoff alone, once per handoff (one is shared by the reps of a deterministic arm). */
@@ -64,7 +82,11 @@ const checkedHandoffs = new WeakMap<Handoff, readonly [CheckResult, CheckResult]
 export function handoffLanguageCheck(answer: string): CheckResult {
   const ans = indexText(answer);
   const found = handoffPhrases.filter((p) => ans.has(p));
-  return { name: 'no_handoff_language', passed: found.length === 0, detail: found.length ? `owned session, answer says: ${found.join(', ')}` : 'owns the session' };
+  return {
+    name: 'no_handoff_language',
+    passed: found.length === 0,
+    detail: found.length ? `owned session, answer says: ${found.join(', ')}` : 'owns the session',
+  };
 }
 
 /**
@@ -88,8 +110,16 @@ export function markersCheck(h: Handoff): CheckResult {
     if (wrong) problems.push(wrong);
   }
   const n = h.stats.markers.length;
-  const ok = n ? `${n} marker(s), all rendered, counts match` : h.stats.dropped > 0 ? `no markers; ${h.stats.dropped} item(s) not passed on (truncated silently, or omitted by design)` : 'nothing truncated';
-  return { name: 'markers_present', passed: problems.length === 0, detail: problems.length ? problems.join('; ') : ok };
+  const ok = n
+    ? `${n} marker(s), all rendered, counts match`
+    : h.stats.dropped > 0
+      ? `no markers; ${h.stats.dropped} item(s) not passed on (truncated silently, or omitted by design)`
+      : 'nothing truncated';
+  return {
+    name: 'markers_present',
+    passed: problems.length === 0,
+    detail: problems.length ? problems.join('; ') : ok,
+  };
 }
 
 /** A marker with numbers in it must state the amount dropped; one without numbers cannot be checked. */
@@ -125,5 +155,11 @@ export function pairingCheck(messages: readonly ChatMessage[]): CheckResult {
     }
   });
   for (const id of callAt.keys()) if (!resultFor.has(id)) problems.push(`call ${id} without its result`);
-  return { name: 'tool_pairing_intact', passed: problems.length === 0, detail: problems.length ? problems.slice(0, 5).join('; ') + (problems.length > 5 ? `; … ${problems.length - 5} more` : '') : `${callAt.size} call(s), all paired` };
+  return {
+    name: 'tool_pairing_intact',
+    passed: problems.length === 0,
+    detail: problems.length
+      ? problems.slice(0, 5).join('; ') + (problems.length > 5 ? `; … ${problems.length - 5} more` : '')
+      : `${callAt.size} call(s), all paired`,
+  };
 }

@@ -1,4 +1,10 @@
-import type { Case, ChatMessage, CriterionScore, ModelRequestInput, ModelResponse } from '../harness/types.ts';
+import type {
+  Case,
+  ChatMessage,
+  CriterionScore,
+  ModelRequestInput,
+  ModelResponse,
+} from '../harness/types.ts';
 import { judgeRequest, submitScoresName } from './judge-request.ts';
 
 export { judgeRequest, submitScoresTool, submitScoresName } from './judge-request.ts';
@@ -37,7 +43,13 @@ export interface ParsedScores {
   problems: Map<string, string>;
 }
 
-export async function judgeCriteria(c: Case, answer: string, criteria: readonly string[], opts: JudgeOptions | number, call: JudgeCall): Promise<JudgeOutcome> {
+export async function judgeCriteria(
+  c: Case,
+  answer: string,
+  criteria: readonly string[],
+  opts: JudgeOptions | number,
+  call: JudgeCall,
+): Promise<JudgeOutcome> {
   const o = typeof opts === 'number' ? { samples: opts } : opts;
   const samples = Math.max(1, o.samples ?? 1);
   const request = judgeRequest(c, answer, criteria, { temperature: o.temperature ?? (samples > 1 ? 1 : 0) });
@@ -48,7 +60,12 @@ export async function judgeCriteria(c: Case, answer: string, criteria: readonly 
 }
 
 /** One sample: a call, and if anything is malformed one retry that is told what was wrong. */
-async function judgeSample(request: ModelRequestInput, criteria: readonly string[], call: JudgeCall, responses: ModelResponse[]): Promise<ParsedScores> {
+async function judgeSample(
+  request: ModelRequestInput,
+  criteria: readonly string[],
+  call: JudgeCall,
+  responses: ModelResponse[],
+): Promise<ParsedScores> {
   const first = await call(request);
   responses.push(first);
   const a = parseScores(first, criteria);
@@ -57,11 +74,17 @@ async function judgeSample(request: ModelRequestInput, criteria: readonly string
   responses.push(second);
   const b = parseScores(second, criteria);
   // The retry's entry wins; an entry only the first attempt got right is kept rather than thrown away.
-  const entries = new Map(criteria.flatMap((id) => {
-    const e = b.entries.get(id) ?? a.entries.get(id);
-    return e ? [[id, e] as const] : [];
-  }));
-  const problems = new Map(criteria.filter((id) => !entries.has(id)).map((id) => [id, `after retry: ${b.problems.get(id) ?? 'unscored'}`] as const));
+  const entries = new Map(
+    criteria.flatMap((id) => {
+      const e = b.entries.get(id) ?? a.entries.get(id);
+      return e ? [[id, e] as const] : [];
+    }),
+  );
+  const problems = new Map(
+    criteria
+      .filter((id) => !entries.has(id))
+      .map((id) => [id, `after retry: ${b.problems.get(id) ?? 'unscored'}`] as const),
+  );
   return { entries, problems };
 }
 
@@ -73,10 +96,21 @@ function feedback(res: ModelResponse, parsed: ParsedScores): ChatMessage[] {
   const why = [...new Set(parsed.problems.values())].join('; ');
   const ask = `Your ${submitScoresName} output was invalid: ${why}. Call ${submitScoresName} again with one valid entry (integer score 1–5) for every criterion.`;
   const tool = res.toolCalls[0];
-  if (!tool) return [{ role: 'assistant', text: `(a reply without a ${submitScoresName} call)` }, { role: 'user', text: ask }];
+  if (!tool)
+    return [
+      { role: 'assistant', text: `(a reply without a ${submitScoresName} call)` },
+      { role: 'user', text: ask },
+    ];
   return [
     { role: 'assistant', toolCalls: res.toolCalls },
-    { role: 'user', toolResults: res.toolCalls.map((t) => ({ callId: t.id, content: t === tool ? ask : 'ignored', isError: true })) },
+    {
+      role: 'user',
+      toolResults: res.toolCalls.map((t) => ({
+        callId: t.id,
+        content: t === tool ? ask : 'ignored',
+        isError: true,
+      })),
+    },
   ];
 }
 
@@ -97,17 +131,23 @@ export function parseScores(res: ModelResponse, criteria: readonly string[]): Pa
     const s = raw as Record<string, unknown> | null;
     const id = s?.criterion;
     if (typeof id !== 'string' || !criteria.includes(id)) return;
-    const score = typeof s!.score === 'string' && /^[1-5]$/.test(s!.score.trim()) ? Number(s!.score) : s!.score;
+    const score =
+      typeof s!.score === 'string' && /^[1-5]$/.test(s!.score.trim()) ? Number(s!.score) : s!.score;
     if (typeof score !== 'number' || !Number.isInteger(score) || score < 1 || score > 5) {
       problems.set(id, `entry ${i} (${id}): score must be an integer from 1 to 5`);
       return;
     }
-    const entry = { score, rationale: typeof s!.rationale === 'string' ? s!.rationale : '', evidence: Array.isArray(s!.evidence) ? s!.evidence.map(String) : [] };
+    const entry = {
+      score,
+      rationale: typeof s!.rationale === 'string' ? s!.rationale : '',
+      evidence: Array.isArray(s!.evidence) ? s!.evidence.map(String) : [],
+    };
     found.set(id, [...(found.get(id) ?? []), entry]);
   });
   for (const id of criteria) {
     const got = found.get(id) ?? [];
-    if (new Set(got.map((e) => e.score)).size > 1) problems.set(id, `${id}: scored more than once, with different scores`);
+    if (new Set(got.map((e) => e.score)).size > 1)
+      problems.set(id, `${id}: scored more than once, with different scores`);
     else if (got.length > 0) {
       entries.set(id, got[0]!);
       problems.delete(id);
@@ -140,7 +180,10 @@ function aggregate(id: string, runs: ParsedScores[]): CriterionScore {
   }
   const score = median(valid);
   // The rationale shown is that of the sample nearest the median, so it explains the reported score.
-  const pick = runs.map((r) => r.entries.get(id)).filter((e): e is Entry => e !== undefined).reduce((best, e) => (Math.abs(e.score - score) < Math.abs(best.score - score) ? e : best));
+  const pick = runs
+    .map((r) => r.entries.get(id))
+    .filter((e): e is Entry => e !== undefined)
+    .reduce((best, e) => (Math.abs(e.score - score) < Math.abs(best.score - score) ? e : best));
   return { criterion: id, score, samples, rationale: pick.rationale, evidence: pick.evidence };
 }
 
@@ -151,7 +194,13 @@ function aggregate(id: string, runs: ParsedScores[]): CriterionScore {
 export const notInAnswer = '(not in the answer) ';
 
 function checkQuotes(s: CriterionScore, answer: string): CriterionScore {
-  const fold = (t: string) => t.toLowerCase().replace(/\s+/g, ' ').replace(/^[\s"'“”‘’…]+|[\s"'“”‘’…]+$/g, '').replace(/^\.{3}|\.{3}$/g, '').trim();
+  const fold = (t: string) =>
+    t
+      .toLowerCase()
+      .replace(/\s+/g, ' ')
+      .replace(/^[\s"'“”‘’…]+|[\s"'“”‘’…]+$/g, '')
+      .replace(/^\.{3}|\.{3}$/g, '')
+      .trim();
   const text = fold(answer);
   return { ...s, evidence: s.evidence.map((q) => (text.includes(fold(q)) ? q : `${notInAnswer}${q}`)) };
 }

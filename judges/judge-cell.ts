@@ -1,4 +1,12 @@
-import type { Case, CellDetail, CheckResult, CriterionScore, Handoff, ResultRow, SurvivalResult } from '../harness/types.ts';
+import type {
+  Case,
+  CellDetail,
+  CheckResult,
+  CriterionScore,
+  Handoff,
+  ResultRow,
+  SurvivalResult,
+} from '../harness/types.ts';
 import { judgeCriteria, type JudgeCall } from './criterion-judge.ts';
 import { overstatedCount, survival, survivalRates } from './survival.ts';
 import { classifySurvival } from './survival-llm.ts';
@@ -17,7 +25,19 @@ export interface JudgeCellOptions {
   criteria?: boolean;
 }
 
-export type JudgedFields = Pick<ResultRow, 'scores' | 'judge_errors' | 'survival' | 'overstated_count' | 'survival_agreement' | 'checks' | 'markers_count' | 'tool_calls_visible' | 'handoff_tokens' | 'handoff_chars'>;
+export type JudgedFields = Pick<
+  ResultRow,
+  | 'scores'
+  | 'judge_errors'
+  | 'survival'
+  | 'overstated_count'
+  | 'survival_agreement'
+  | 'checks'
+  | 'markers_count'
+  | 'tool_calls_visible'
+  | 'handoff_tokens'
+  | 'handoff_chars'
+>;
 
 export interface JudgedCell {
   fields: JudgedFields;
@@ -25,11 +45,28 @@ export interface JudgedCell {
 }
 
 /** Every judge of one cell: criterion scores, survival at both stages, deterministic checks → row fields + detail. */
-export async function judgeCell(c: Case, h: Handoff, answer: string, call: JudgeCall, opts: JudgeCellOptions): Promise<JudgedCell> {
+export async function judgeCell(
+  c: Case,
+  h: Handoff,
+  answer: string,
+  call: JudgeCall,
+  opts: JudgeCellOptions,
+): Promise<JudgedCell> {
   // criteria: false (config judge.criteria) skips the LLM criterion judge: no judge call for it at all.
-  const judge = opts.criteria === false ? { scores: [] } : await judgeCriteria(c, answer, c.criteria, { samples: opts.samples, temperature: opts.temperature }, call);
+  const judge =
+    opts.criteria === false
+      ? { scores: [] }
+      : await judgeCriteria(
+          c,
+          answer,
+          c.criteria,
+          { samples: opts.samples, temperature: opts.temperature },
+          call,
+        );
   const det = survival(c.assertions, h.payload, answer);
-  const llm = classifyWanted(opts) ? await classifySurvival(call, c.id, c.assertions, c.reference, det, { payload: h.payload, answer }) : undefined;
+  const llm = classifyWanted(opts)
+    ? await classifySurvival(call, c.id, c.assertions, c.reference, det, { payload: h.payload, answer })
+    : undefined;
   const checks: CheckResult[] = runChecks(c, h, answer);
   const results: SurvivalResult[] = llm?.results ?? det;
   return {
@@ -45,7 +82,11 @@ export async function judgeCell(c: Case, h: Handoff, answer: string, call: Judge
       handoff_tokens: h.stats.tokens,
       handoff_chars: h.stats.chars,
     },
-    detail: { judge: judge.scores, survival: results, ...(llm?.errors.length ? { survival_llm_errors: llm.errors } : {}) },
+    detail: {
+      judge: judge.scores,
+      survival: results,
+      ...(llm?.errors.length ? { survival_llm_errors: llm.errors } : {}),
+    },
   };
 }
 

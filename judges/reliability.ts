@@ -49,7 +49,12 @@ export function testRetest(units: readonly Unit[]): TestRetest {
       }
     }
   }
-  return { units: pairable, pairs, exact: pairs ? exact / pairs : null, withinOne: pairs ? withinOne / pairs : null };
+  return {
+    units: pairable,
+    pairs,
+    exact: pairs ? exact / pairs : null,
+    withinOne: pairs ? withinOne / pairs : null,
+  };
 }
 
 export function krippendorffAlpha(units: readonly Unit[], level: Level = 'ordinal'): number | null {
@@ -61,7 +66,8 @@ export function krippendorffAlpha(units: readonly Unit[], level: Level = 'ordina
   const o = Array.from({ length: V }, () => new Array<number>(V).fill(0));
   for (const v of pairable) {
     const m = v.length;
-    for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) if (i !== j) o[index.get(v[i]!)!]![index.get(v[j]!)!]! += 1 / (m - 1);
+    for (let i = 0; i < m; i++)
+      for (let j = 0; j < m; j++) if (i !== j) o[index.get(v[i]!)!]![index.get(v[j]!)!]! += 1 / (m - 1);
   }
   const nc = o.map((row) => row.reduce((s, x) => s + x, 0));
   const n = nc.reduce((s, x) => s + x, 0);
@@ -121,7 +127,10 @@ export interface CriterionReliability {
 }
 
 /** Per criterion, test-retest agreement and ordinal α of the k judge samples of every ok row. */
-export function judgeReliability(rows: readonly ResultRow[], level: Level = 'ordinal'): CriterionReliability[] {
+export function judgeReliability(
+  rows: readonly ResultRow[],
+  level: Level = 'ordinal',
+): CriterionReliability[] {
   const byCriterion = new Map<string, Unit[]>();
   for (const row of rows) {
     if (row.status !== 'ok') continue;
@@ -148,13 +157,21 @@ export interface SurvivalAgreement {
   kappa: number | null;
   /** confusion[matcher][llm] = count. */
   confusion: Record<SurvivalMark, Record<SurvivalMark, number>>;
-  disagreements: { cellId: string; assertionId: string; stage: 'payload' | 'answer'; matcher: SurvivalMark; llm: SurvivalMark }[];
+  disagreements: {
+    cellId: string;
+    assertionId: string;
+    stage: 'payload' | 'answer';
+    matcher: SurvivalMark;
+    llm: SurvivalMark;
+  }[];
 }
 
 const surv: readonly SurvivalMark[] = ['kept', 'overstated', 'absent'];
 
 export function survivalAgreement(rows: readonly ResultRow[]): SurvivalAgreement {
-  const confusion = Object.fromEntries(surv.map((a) => [a, Object.fromEntries(surv.map((b) => [b, 0]))])) as SurvivalAgreement['confusion'];
+  const confusion = Object.fromEntries(
+    surv.map((a) => [a, Object.fromEntries(surv.map((b) => [b, 0]))]),
+  ) as SurvivalAgreement['confusion'];
   const disagreements: SurvivalAgreement['disagreements'] = [];
   let compared = 0;
   for (const row of rows) {
@@ -164,13 +181,24 @@ export function survivalAgreement(rows: readonly ResultRow[]): SurvivalAgreement
         if (!llm) continue;
         compared++;
         confusion[r[stage]][llm]++;
-        if (llm !== r[stage]) disagreements.push({ cellId: row.cell_id, assertionId: r.assertionId, stage, matcher: r[stage], llm });
+        if (llm !== r[stage])
+          disagreements.push({
+            cellId: row.cell_id,
+            assertionId: r.assertionId,
+            stage,
+            matcher: r[stage],
+            llm,
+          });
       }
     }
   }
   if (compared === 0) return { compared, agreement: null, kappa: null, confusion, disagreements };
   const po = surv.reduce((s, m) => s + confusion[m][m], 0) / compared;
-  const pe = surv.reduce((s, m) => s + (rowSum(confusion[m]) / compared) * (surv.reduce((t, a) => t + confusion[a][m], 0) / compared), 0);
+  const pe = surv.reduce(
+    (s, m) =>
+      s + (rowSum(confusion[m]) / compared) * (surv.reduce((t, a) => t + confusion[a][m], 0) / compared),
+    0,
+  );
   return { compared, agreement: po, kappa: pe === 1 ? null : (po - pe) / (1 - pe), confusion, disagreements };
 }
 

@@ -7,10 +7,25 @@ export { recapSignature } from '../harness/providers/sim/answer.ts';
  */
 
 /** A hand-off narrative: out of place in a session the agent owned from its first turn (ADR 0093 addendum). */
-export const handoffPhrases = ['handed off', 'hand-off', 'handoff from', 'the primary agent', 'as handed over', 'as received from'];
+export const handoffPhrases = [
+  'handed off',
+  'hand-off',
+  'handoff from',
+  'the primary agent',
+  'as handed over',
+  'as received from',
+];
 
 /** Claims of having verified something; without evidence on the same line they are unsupported. */
-export const verificationClaims = ['i tested', 'tests pass', 'everything passes', 'verified that', 'confirmed working', 'i verified', 'i ran the tests'];
+export const verificationClaims = [
+  'i tested',
+  'tests pass',
+  'everything passes',
+  'verified that',
+  'confirmed working',
+  'i verified',
+  'i ran the tests',
+];
 
 /**
  * The line the judge prompt uses to tell the judge how the session came to be; the ownership
@@ -18,12 +33,20 @@ export const verificationClaims = ['i tested', 'tests pass', 'everything passes'
  */
 export function sessionShapeLine(shape: SessionShape): string {
   return shape === 'owned'
-    ? 'Session shape: owned — the session was the judged agent\'s own from its first turn; no hand-off happened.'
+    ? "Session shape: owned — the session was the judged agent's own from its first turn; no hand-off happened."
     : 'Session shape: handed-off — the judged agent received this work from another agent.';
 }
 
 /** Saying a place was not searched (a contract renders coverage.not_searched as "NOT SEARCHED: …"). */
-export const notSearchedCues = ['not searched', 'not_searched', 'did not search', "didn't search", 'none of them', 'nobody searched', 'not checked by any'];
+export const notSearchedCues = [
+  'not searched',
+  'not_searched',
+  'did not search',
+  "didn't search",
+  'none of them',
+  'nobody searched',
+  'not checked by any',
+];
 
 /** Words that juxtapose two claims as contradicting each other. */
 export const contrastWords = ['contradict', 'conflict', 'disagree', 'inconsistent', 'versus', ' vs '];

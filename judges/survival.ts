@@ -21,7 +21,12 @@ export function markOf(a: Assertion, text: TextIndex): SurvivalMark {
 export function survival(assertions: Assertion[], payload: string, answer: string): SurvivalResult[] {
   const p = indexText(payload);
   const ans = indexText(answer);
-  return assertions.map((a) => ({ assertionId: a.id, kind: a.kind, payload: markOf(a, p), answer: markOf(a, ans) }));
+  return assertions.map((a) => ({
+    assertionId: a.id,
+    kind: a.kind,
+    payload: markOf(a, p),
+    answer: markOf(a, ans),
+  }));
 }
 
 export type SurvivalRates = Partial<Record<AssertionKind, number | null>>;

@@ -10,13 +10,46 @@ import { canonicalRows, isSimulated } from './summarize.ts';
 export function csvColumns(rows: readonly ResultRow[]): string[] {
   const criteria = [...new Set(rows.flatMap((r) => Object.keys(r.scores)))].sort();
   return [
-    'run_id', 'cell_id', 'suite', 'case_id', 'arm', 'strategy', 'rep', 'baseline_arm', 'status', 'error', 'error_code', 'simulated',
-    'provider', 'source_model', 'receiver_model', 'judge_model', 'seed', 'harness_version', 'params',
-    'handoff_tokens', 'handoff_chars', 'receiver_window_tokens_before', 'receiver_window_tokens_after', 'source_output_tokens',
-    'input_tokens', 'output_tokens', 'cache_read_tokens', 'latency_ms', 'cost_usd', 'judge_cost_usd', 'cached_calls', 'model_calls',
+    'run_id',
+    'cell_id',
+    'suite',
+    'case_id',
+    'arm',
+    'strategy',
+    'rep',
+    'baseline_arm',
+    'status',
+    'error',
+    'error_code',
+    'simulated',
+    'provider',
+    'source_model',
+    'receiver_model',
+    'judge_model',
+    'seed',
+    'harness_version',
+    'params',
+    'handoff_tokens',
+    'handoff_chars',
+    'receiver_window_tokens_before',
+    'receiver_window_tokens_after',
+    'source_output_tokens',
+    'input_tokens',
+    'output_tokens',
+    'cache_read_tokens',
+    'latency_ms',
+    'cost_usd',
+    'judge_cost_usd',
+    'cached_calls',
+    'model_calls',
     ...criteria.map((c) => `score_${c}`),
     ...assertionKinds.flatMap((k) => [`survival_${k}_payload`, `survival_${k}_answer`]),
-    'overstated_count', 'markers_count', 'tool_calls_visible', 'judge_errors', 'survival_agreement', 'checks_failed',
+    'overstated_count',
+    'markers_count',
+    'tool_calls_visible',
+    'judge_errors',
+    'survival_agreement',
+    'checks_failed',
   ];
 }
 
@@ -24,7 +57,12 @@ export function csvColumns(rows: readonly ResultRow[]): string[] {
 function columnGetter(column: string): (r: ResultRow) => unknown {
   if (column === 'params') return (r) => JSON.stringify(r.params);
   if (column === 'simulated') return (r) => isSimulated(r);
-  if (column === 'checks_failed') return (r) => r.checks.filter((c) => !c.passed).map((c) => c.name).join(';');
+  if (column === 'checks_failed')
+    return (r) =>
+      r.checks
+        .filter((c) => !c.passed)
+        .map((c) => c.name)
+        .join(';');
   if (column.startsWith('score_')) {
     const criterion = column.slice('score_'.length);
     return (r) => (Object.hasOwn(r.scores, criterion) ? r.scores[criterion] : undefined);

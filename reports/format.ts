@@ -1,5 +1,11 @@
 import type { AssertionKind } from '../harness/types.ts';
-import type { ArmSummary, Comparison, CriterionSummary, JudgeReliability, SurvivalCount } from './summary/types.ts';
+import type {
+  ArmSummary,
+  Comparison,
+  CriterionSummary,
+  JudgeReliability,
+  SurvivalCount,
+} from './summary/types.ts';
 
 /** Number and cell formatting shared by the Markdown and HTML formatters (one way to write a number). */
 
@@ -72,7 +78,9 @@ export function overstatedText(a: ArmSummary): string {
 /** "24/30 (80%)" from marks, "80% (mean of 30 cells)" from rates. */
 export function survivalText(c: SurvivalCount | undefined, source: string): string {
   if (!c || c.rate === null) return dash;
-  return source === 'marks' ? `${c.kept}/${c.total} (${pct(c.rate)})` : `${pct(c.rate)} (mean of ${c.total} cells)`;
+  return source === 'marks'
+    ? `${c.kept}/${c.total} (${pct(c.rate)})`
+    : `${pct(c.rate)} (mean of ${c.total} cells)`;
 }
 
 export function kindsPresent(arms: readonly ArmSummary[], kinds: readonly AssertionKind[]): AssertionKind[] {

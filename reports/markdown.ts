@@ -4,11 +4,17 @@ import * as f from './format.ts';
 
 /** The Markdown report: for reviewers and PR comments. Renders a Summary; computes nothing. */
 
-export const simNotice = '> **Simulated — not a measurement of any model.** This run used the deterministic `sim` provider: its numbers show what each strategy renders into a context under documented behavioural rates (harness/providers/sim/rates.ts).';
+export const simNotice =
+  '> **Simulated — not a measurement of any model.** This run used the deterministic `sim` provider: its numbers show what each strategy renders into a context under documented behavioural rates (harness/providers/sim/rates.ts).';
 
 /** Text from rows (arm names, error codes) cannot break a table or inject markup. */
 export function mdCell(s: string): string {
-  return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r?\n/g, ' ');
+  return s
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\r?\n/g, ' ');
 }
 
 const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
@@ -18,40 +24,111 @@ const armLabel = (a: ArmSummary) => `${mdCell(a.arm)}${a.baseline ? ' (baseline)
 export function renderMarkdown(s: Summary, opts: { brief?: boolean } = {}): string {
   const out: string[] = [`# handoff-eval report — ${mdCell(s.runId)}`, ''];
   if (s.simulated) out.push(simNotice, '');
-  out.push(`${s.cells} cells (${s.ok} ok, ${s.errors} errors) · receiver ${s.models.receiver.map(mdCell).join(', ')} · judge ${s.models.judge.map(mdCell).join(', ')} · seed ${s.seed ?? f.dash} · harness ${mdCell(s.harnessVersion)}`, '');
+  out.push(
+    `${s.cells} cells (${s.ok} ok, ${s.errors} errors) · receiver ${s.models.receiver.map(mdCell).join(', ')} · judge ${s.models.judge.map(mdCell).join(', ')} · seed ${s.seed ?? f.dash} · harness ${mdCell(s.harnessVersion)}`,
+    '',
+  );
   for (const suite of s.suites) {
     out.push(...headline(suite));
     if (opts.brief) continue;
-    out.push(...scoreTable(suite), ...usageTable(suite), ...survivalTable(suite), ...checksTable(suite), ...judgeSection(suite));
+    out.push(
+      ...scoreTable(suite),
+      ...usageTable(suite),
+      ...survivalTable(suite),
+      ...checksTable(suite),
+      ...judgeSection(suite),
+    );
   }
-  if (!opts.brief) out.push('## Method', '', ...Object.entries(s.method).map(([k, v]) => `- **${k}**: ${typeof v === 'number' ? v : mdCell(v)}`), '');
+  if (!opts.brief)
+    out.push(
+      '## Method',
+      '',
+      ...Object.entries(s.method).map(([k, v]) => `- **${k}**: ${typeof v === 'number' ? v : mdCell(v)}`),
+      '',
+    );
   return out.join('\n');
 }
 
 /** The seed-shaped table: window before → after, +%, latency Δ, score, survival by kind, overstated runs. */
 function headline(suite: SuiteSummary): string[] {
-  const base = suite.baselinePresent ? `baseline \`${mdCell(suite.baselineArm)}\`` : `baseline \`${mdCell(suite.baselineArm)}\` not in this run`;
+  const base = suite.baselinePresent
+    ? `baseline \`${mdCell(suite.baselineArm)}\``
+    : `baseline \`${mdCell(suite.baselineArm)}\` not in this run`;
   const kinds = f.kindsPresent(suite.arms, assertionKinds);
-  const lines = [`## ${mdCell(suite.suite)} — ${f.plural(suite.cases, 'case')} × ${f.plural(suite.reps, 'rep')}, ${base}`, ''];
-  lines.push(row(['arm', 'receiver window before → after', '+%', 'window vs baseline', 'latency Δ (p50)', `score (${mdCell(suite.primaryCriterion ?? '–')} ≥ 4)`, `answer survival (${kinds.join(' · ') || 'no labelled assertions'})`, 'overstated runs', 'errors']));
+  const lines = [
+    `## ${mdCell(suite.suite)} — ${f.plural(suite.cases, 'case')} × ${f.plural(suite.reps, 'rep')}, ${base}`,
+    '',
+  ];
+  lines.push(
+    row([
+      'arm',
+      'receiver window before → after',
+      '+%',
+      'window vs baseline',
+      'latency Δ (p50)',
+      `score (${mdCell(suite.primaryCriterion ?? '–')} ≥ 4)`,
+      `answer survival (${kinds.join(' · ') || 'no labelled assertions'})`,
+      'overstated runs',
+      'errors',
+    ]),
+  );
   lines.push(align('lrrrrrlrr'));
   for (const a of suite.arms) {
     const surv = kinds.map((k) => f.pct(a.survival.answer[k]?.rate ?? null)).join(' · ') || f.dash;
-    lines.push(row([armLabel(a), f.windowBeforeAfter(a), f.signedPct(a.tokens.windowGrowthPct), a.baseline ? f.dash : f.signedPct(a.tokens.windowAfterVsBaselinePct), a.baseline ? f.dash : f.seconds(a.latency.p50DeltaVsBaselineMs, true), f.passText(a), surv, f.overstatedText(a), `${a.errors}/${a.cells}`]));
+    lines.push(
+      row([
+        armLabel(a),
+        f.windowBeforeAfter(a),
+        f.signedPct(a.tokens.windowGrowthPct),
+        a.baseline ? f.dash : f.signedPct(a.tokens.windowAfterVsBaselinePct),
+        a.baseline ? f.dash : f.seconds(a.latency.p50DeltaVsBaselineMs, true),
+        f.passText(a),
+        surv,
+        f.overstatedText(a),
+        `${a.errors}/${a.cells}`,
+      ]),
+    );
   }
   return [...lines, ''];
 }
 
 function scoreTable(suite: SuiteSummary): string[] {
-  const lines = [`### Scores (1–5): mean [95% CI], paired difference vs \`${mdCell(suite.baselineArm)}\``, ''];
-  lines.push(row(['criterion', 'arm', 'n', 'mean [95% CI]', 'Δ vs baseline [95% CI]', 'p (Holm)', 'verdict', 'MDE (80% power)', 'unscored']));
+  const lines = [
+    `### Scores (1–5): mean [95% CI], paired difference vs \`${mdCell(suite.baselineArm)}\``,
+    '',
+  ];
+  lines.push(
+    row([
+      'criterion',
+      'arm',
+      'n',
+      'mean [95% CI]',
+      'Δ vs baseline [95% CI]',
+      'p (Holm)',
+      'verdict',
+      'MDE (80% power)',
+      'unscored',
+    ]),
+  );
   lines.push(align('llrllrlrr'));
   for (const c of suite.criteria) {
     for (const a of suite.arms) {
       const s = a.scores[c];
       if (!s) continue;
       const v = s.vsBaseline;
-      lines.push(row([mdCell(c), armLabel(a), String(s.n), f.meanCi(s), f.diffCi(v), f.pValue(v?.pHolm ?? null), v ? `**${v.verdict}**` : f.dash, f.mde(v), String(s.unscored)]));
+      lines.push(
+        row([
+          mdCell(c),
+          armLabel(a),
+          String(s.n),
+          f.meanCi(s),
+          f.diffCi(v),
+          f.pValue(v?.pHolm ?? null),
+          v ? `**${v.verdict}**` : f.dash,
+          f.mde(v),
+          String(s.unscored),
+        ]),
+      );
     }
   }
   return [...lines, ''];
@@ -59,10 +136,36 @@ function scoreTable(suite: SuiteSummary): string[] {
 
 function usageTable(suite: SuiteSummary): string[] {
   const lines = ['### Tokens, latency, cost (means over ok cells)', ''];
-  lines.push(row(['arm', 'handoff tokens', 'vs baseline', 'source output tokens', 'window before', 'window after', 'latency p50', 'latency p95', 'cost $', 'judge $']));
+  lines.push(
+    row([
+      'arm',
+      'handoff tokens',
+      'vs baseline',
+      'source output tokens',
+      'window before',
+      'window after',
+      'latency p50',
+      'latency p95',
+      'cost $',
+      'judge $',
+    ]),
+  );
   lines.push(align('lrrrrrrrrr'));
   for (const a of suite.arms) {
-    lines.push(row([armLabel(a), f.int(a.tokens.handoff), a.baseline ? f.dash : f.signedPct(a.tokens.handoffVsBaselinePct), f.int(a.tokens.sourceOutput), f.int(a.tokens.windowBefore), f.int(a.tokens.windowAfter), f.seconds(a.latency.p50), f.seconds(a.latency.p95), a.cost.usd.toFixed(4), a.cost.judgeUsd.toFixed(4)]));
+    lines.push(
+      row([
+        armLabel(a),
+        f.int(a.tokens.handoff),
+        a.baseline ? f.dash : f.signedPct(a.tokens.handoffVsBaselinePct),
+        f.int(a.tokens.sourceOutput),
+        f.int(a.tokens.windowBefore),
+        f.int(a.tokens.windowAfter),
+        f.seconds(a.latency.p50),
+        f.seconds(a.latency.p95),
+        a.cost.usd.toFixed(4),
+        a.cost.judgeUsd.toFixed(4),
+      ]),
+    );
   }
   return [...lines, ''];
 }
@@ -77,7 +180,15 @@ function survivalTable(suite: SuiteSummary): string[] {
     for (const k of kinds) {
       const ans = a.survival.answer[k];
       const over = a.survival.source === 'marks' && ans ? `${ans.overstated}/${ans.total}` : f.dash;
-      lines.push(row([armLabel(a), k, f.survivalText(a.survival.payload[k], a.survival.source), f.survivalText(ans, a.survival.source), over]));
+      lines.push(
+        row([
+          armLabel(a),
+          k,
+          f.survivalText(a.survival.payload[k], a.survival.source),
+          f.survivalText(ans, a.survival.source),
+          over,
+        ]),
+      );
     }
   }
   return [...lines, ''];
@@ -100,13 +211,28 @@ export function checkNames(suite: SuiteSummary): string[] {
 
 function judgeSection(suite: SuiteSummary): string[] {
   const j = suite.judge;
-  const unscored = Object.entries(j.unscored).map(([c, n]) => `${mdCell(c)} ${n}`).join(', ') || 'none';
-  const lines = ['### Judge reliability', '', `- unscored judgements (judge errors, counted, never 0): ${j.errors} — ${unscored}`, `- samples per cell: ${j.samples}`];
+  const unscored =
+    Object.entries(j.unscored)
+      .map(([c, n]) => `${mdCell(c)} ${n}`)
+      .join(', ') || 'none';
+  const lines = [
+    '### Judge reliability',
+    '',
+    `- unscored judgements (judge errors, counted, never 0): ${j.errors} — ${unscored}`,
+    `- samples per cell: ${j.samples}`,
+  ];
   if (j.agreement) {
     for (const [c, a] of Object.entries(j.agreement)) lines.push(`- ${mdCell(c)}: ${f.agreementText(a)}`);
   } else lines.push(`- agreement: not reported — ${mdCell(j.gap ?? '')}`);
   if (j.survival) lines.push(`- survival: ${f.survivalAgreementText(j.survival)}`);
-  const errs = suite.arms.filter((a) => a.errors > 0).map((a) => `${mdCell(a.arm)}: ${Object.entries(a.errorCodes).map(([c, n]) => `${mdCell(c)} × ${n}`).join(', ')}`);
+  const errs = suite.arms
+    .filter((a) => a.errors > 0)
+    .map(
+      (a) =>
+        `${mdCell(a.arm)}: ${Object.entries(a.errorCodes)
+          .map(([c, n]) => `${mdCell(c)} × ${n}`)
+          .join(', ')}`,
+    );
   if (errs.length) lines.push('', '### Cell errors', '', ...errs.map((e) => `- ${e}`));
   return [...lines, ''];
 }

@@ -2,7 +2,16 @@ import type { ResultRow } from '../harness/types.ts';
 import type { ArmSummary, MethodNote, Summary, SuiteSummary } from './summary/types.ts';
 import { costSummary, latencySummary, tokenSummary, withBaseline } from './summary/usage.ts';
 import { overstatedSummary, survivalSummary } from './summary/survival.ts';
-import { ALPHA, BOOTSTRAP_RESAMPLES, LEVEL, PASS_THRESHOLD, compareWithBaseline, criterionSummary, passRate, primaryCriterion } from './summary/scores.ts';
+import {
+  ALPHA,
+  BOOTSTRAP_RESAMPLES,
+  LEVEL,
+  PASS_THRESHOLD,
+  compareWithBaseline,
+  criterionSummary,
+  passRate,
+  primaryCriterion,
+} from './summary/scores.ts';
 import { judgeReliability } from './summary/reliability.ts';
 
 export type * from './summary/types.ts';
@@ -13,14 +22,19 @@ export const SIM_NOTICE = 'Simulated — not a measurement of any model.';
 export const method: MethodNote = {
   level: LEVEL,
   alpha: ALPHA,
-  interval: 'mean with a cluster-robust (CR1) standard error, clusters = cases (reps nested in cases), t interval on cases − 1 df',
-  pairing: 'difference arm − baseline arm paired on case × rep, ok and scored cells only; the same clustered t interval over the differences',
-  multiplicity: 'Holm across the arms compared with the baseline, within each suite × criterion; the verdict uses the adjusted p (better / worse when < alpha, else within noise); intervals are per-comparison',
+  interval:
+    'mean with a cluster-robust (CR1) standard error, clusters = cases (reps nested in cases), t interval on cases − 1 df',
+  pairing:
+    'difference arm − baseline arm paired on case × rep, ok and scored cells only; the same clustered t interval over the differences',
+  multiplicity:
+    'Holm across the arms compared with the baseline, within each suite × criterion; the verdict uses the adjusted p (better / worse when < alpha, else within noise); intervals are per-comparison',
   mde: 'minimum detectable effect at 80% power and two-sided alpha for the observed SE of the paired difference: (t(1−alpha/2) + t(0.8)) · SE',
   bootstrap: `cluster bootstrap (whole cases resampled), ${BOOTSTRAP_RESAMPLES} resamples, percentile interval, seeded from run seed/suite/arm/criterion — a cross-check, not used for the verdict`,
-  checks: 'deterministic checks per ok cell: no_recap_signature (the ADR 0093 recap), no_handoff_language (owned sessions), markers_present, tool_pairing_intact, no_second_assignment (spawn: the child acted on the parent\'s orchestration request); shown as failed / n',
+  checks:
+    "deterministic checks per ok cell: no_recap_signature (the ADR 0093 recap), no_handoff_language (owned sessions), markers_present, tool_pairing_intact, no_second_assignment (spawn: the child acted on the parent's orchestration request); shown as failed / n",
   pass: `score = ok cells with the primary criterion (correctness, else the suite's first) ≥ ${PASS_THRESHOLD}, out of scored cells`,
-  survival: 'kept / total over labelled assertions of each kind, from the per-assertion marks; a cell is an overstated run when its answer states at least one hedge, assumption or open question as fact',
+  survival:
+    'kept / total over labelled assertions of each kind, from the per-assertion marks; a cell is an overstated run when its answer states at least one hedge, assumption or open question as fact',
 };
 
 /**
@@ -41,7 +55,11 @@ export function summarize(input: readonly ResultRow[]): Summary {
     notice: simulated ? SIM_NOTICE : null,
     harnessVersion: first?.harness_version ?? '',
     seed: first?.seed ?? null,
-    models: { source: distinct((r) => r.source_model), receiver: distinct((r) => r.receiver_model), judge: distinct((r) => r.judge_model) },
+    models: {
+      source: distinct((r) => r.source_model),
+      receiver: distinct((r) => r.receiver_model),
+      judge: distinct((r) => r.judge_model),
+    },
     cells: rows.length,
     ok: rows.filter((r) => r.status === 'ok').length,
     errors: rows.filter((r) => r.status === 'error').length,
@@ -52,7 +70,10 @@ export function summarize(input: readonly ResultRow[]): Summary {
 }
 
 export function isSimulated(r: ResultRow): boolean {
-  return r.provider === 'sim' || [r.source_model, r.receiver_model, r.judge_model].some((m) => m.startsWith('sim:'));
+  return (
+    r.provider === 'sim' ||
+    [r.source_model, r.receiver_model, r.judge_model].some((m) => m.startsWith('sim:'))
+  );
 }
 
 function suiteSummary(suite: string, rows: ResultRow[]): SuiteSummary {
@@ -60,7 +81,9 @@ function suiteSummary(suite: string, rows: ResultRow[]): SuiteSummary {
   const criteria = [...new Set(rows.flatMap((r) => Object.keys(r.scores)))];
   const primary = primaryCriterion(criteria);
   const byArm = groupBy(rows, (r) => r.arm);
-  const names = [...byArm.keys()].sort((a, b) => (a === baselineArm ? -1 : b === baselineArm ? 1 : a < b ? -1 : a > b ? 1 : 0));
+  const names = [...byArm.keys()].sort((a, b) =>
+    a === baselineArm ? -1 : b === baselineArm ? 1 : a < b ? -1 : a > b ? 1 : 0,
+  );
   const parts = names.map((arm) => {
     const g = byArm.get(arm)!;
     const ok = g.filter((r) => r.status === 'ok');
@@ -76,10 +99,18 @@ function suiteSummary(suite: string, rows: ResultRow[]): SuiteSummary {
   const arms = parts.map((p): ArmSummary => {
     const first = p.g[0]!;
     const errorCodes: Record<string, number> = {};
-    for (const r of p.g) if (r.status === 'error') errorCodes[r.error_code ?? 'unknown'] = (errorCodes[r.error_code ?? 'unknown'] ?? 0) + 1;
+    for (const r of p.g)
+      if (r.status === 'error')
+        errorCodes[r.error_code ?? 'unknown'] = (errorCodes[r.error_code ?? 'unknown'] ?? 0) + 1;
     return {
-      arm: p.arm, strategy: first.strategy, params: first.params, baseline: p.arm === baselineArm,
-      cells: p.g.length, ok: p.ok.length, errors: p.g.length - p.ok.length, errorCodes,
+      arm: p.arm,
+      strategy: first.strategy,
+      params: first.params,
+      baseline: p.arm === baselineArm,
+      cells: p.g.length,
+      ok: p.ok.length,
+      errors: p.g.length - p.ok.length,
+      errorCodes,
       ...withBaseline(p.tokens, p.latency, base && base !== p ? base : null),
       scores: p.scores,
       pass: passRate(p.ok, primary),
@@ -90,10 +121,14 @@ function suiteSummary(suite: string, rows: ResultRow[]): SuiteSummary {
     };
   });
   return {
-    suite, baselineArm, baselinePresent: base !== null,
+    suite,
+    baselineArm,
+    baselinePresent: base !== null,
     cases: new Set(rows.map((r) => r.case_id)).size,
     reps: new Set(rows.map((r) => r.rep)).size,
-    criteria, primaryCriterion: primary, arms,
+    criteria,
+    primaryCriterion: primary,
+    arms,
     judge: judgeReliability(rows, criteria),
   };
 }
@@ -116,7 +151,9 @@ export function canonicalRows(input: readonly ResultRow[]): { rows: ResultRow[];
   const byCell = new Map<string, ResultRow>();
   for (const r of input) byCell.set(r.cell_id, r);
   const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  const rows = [...byCell.values()].sort((a, b) => cmp(a.suite, b.suite) || cmp(a.case_id, b.case_id) || cmp(a.arm, b.arm) || a.rep - b.rep);
+  const rows = [...byCell.values()].sort(
+    (a, b) => cmp(a.suite, b.suite) || cmp(a.case_id, b.case_id) || cmp(a.arm, b.arm) || a.rep - b.rep,
+  );
   return { rows, duplicates: input.length - rows.length };
 }
 

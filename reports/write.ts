@@ -9,18 +9,30 @@ import { renderHtml } from './html/page.ts';
 
 export type ReportFormat = 'md' | 'csv' | 'json' | 'html';
 export const reportFormats: ReportFormat[] = ['md', 'csv', 'json', 'html'];
-export const reportFiles: Record<ReportFormat, string> = { md: 'report.md', csv: 'results.csv', json: 'report.json', html: 'report.html' };
+export const reportFiles: Record<ReportFormat, string> = {
+  md: 'report.md',
+  csv: 'results.csv',
+  json: 'report.json',
+  html: 'report.html',
+};
 
 /** Every report is rebuilt from the journal's rows alone: summarize once, render each format. */
-export async function writeReports(dir: string, rows: readonly ResultRow[], opts: { formats?: readonly ReportFormat[] } = {}): Promise<string[]> {
+export async function writeReports(
+  dir: string,
+  rows: readonly ResultRow[],
+  opts: { formats?: readonly ReportFormat[] } = {},
+): Promise<string[]> {
   const summary = summarize(rows);
   const written: string[] = [];
   for (const format of opts.formats ?? reportFormats) {
     const text =
-      format === 'md' ? renderMarkdown(summary)
-      : format === 'csv' ? renderCsv(rows)
-      : format === 'json' ? renderJson(summary)
-      : renderHtml(summary, rows);
+      format === 'md'
+        ? renderMarkdown(summary)
+        : format === 'csv'
+          ? renderCsv(rows)
+          : format === 'json'
+            ? renderJson(summary)
+            : renderHtml(summary, rows);
     const file = join(dir, reportFiles[format]);
     writeFileSync(file, text);
     written.push(file);

@@ -48,7 +48,9 @@ export async function buildDist(out = outdir) {
     define: { HANDOFF_EVAL_BUNDLE: 'true' },
   });
   await writeTokenTable(out);
-  const sources = Object.keys(result.metafile.inputs).filter((f) => !f.includes('node_modules/')).sort();
+  const sources = Object.keys(result.metafile.inputs)
+    .filter((f) => !f.includes('node_modules/'))
+    .sort();
   const stamp = { builtAt: startedAt, sources: sources.map((f) => relative(root, join(root, f))) };
   writeFileSync(join(out, 'stamp.json'), `${JSON.stringify(stamp, null, 1)}\n`);
   return { sources: sources.length };
@@ -57,10 +59,21 @@ export async function buildDist(out = outdir) {
 /** dist/o200k-table.bin: the tokenizer's rank table prebuilt, so a run loads it in one read (harness/tokenizer/). */
 async function writeTokenTable(out) {
   const code = await build({
-    stdin: { contents: "export { loadRankTable, serializeRankTable } from './harness/tokenizer/rank-table.ts';", resolveDir: root, loader: 'ts' },
-    bundle: true, write: false, format: 'esm', platform: 'node', packages: 'external', logLevel: 'warning',
+    stdin: {
+      contents: "export { loadRankTable, serializeRankTable } from './harness/tokenizer/rank-table.ts';",
+      resolveDir: root,
+      loader: 'ts',
+    },
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    packages: 'external',
+    logLevel: 'warning',
   });
-  const { loadRankTable, serializeRankTable } = await import(`data:text/javascript;base64,${Buffer.from(code.outputFiles[0].text).toString('base64')}`);
+  const { loadRankTable, serializeRankTable } = await import(
+    `data:text/javascript;base64,${Buffer.from(code.outputFiles[0].text).toString('base64')}`
+  );
   const data = createRequire(import.meta.url).resolve('gpt-tokenizer/data/o200k_base.tiktoken');
   writeFileSync(join(out, 'o200k-table.bin'), serializeRankTable(loadRankTable(data), statSync(data).size));
 }
@@ -68,5 +81,7 @@ async function writeTokenTable(out) {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const t0 = performance.now();
   const { sources } = await buildDist(process.argv[2] ? join(process.cwd(), process.argv[2]) : outdir);
-  process.stdout.write(`handoff-eval: built dist/ from ${sources} sources in ${Math.round(performance.now() - t0)} ms\n`);
+  process.stdout.write(
+    `handoff-eval: built dist/ from ${sources} sources in ${Math.round(performance.now() - t0)} ms\n`,
+  );
 }

@@ -15,20 +15,48 @@ import { framings } from './framing.ts';
  * text messages dropped to fit the budget), so C can be ablated on its own. The brick is orientation in
  * the system prompt and — as ADR 0029 did — its size is subtracted from the message budget.
  */
-export const brickOnly = defineStrategy<{ resultCap: number; contextBudgetChars: number; markers: boolean; framing: string; history: string }>({
+export const brickOnly = defineStrategy<{
+  resultCap: number;
+  contextBudgetChars: number;
+  markers: boolean;
+  framing: string;
+  history: string;
+}>({
   name: 'brick-only',
   description: "ADR 0029's bounded summary brick (and the session's text, without tool evidence).",
   seed: 'adr-0093 Context 1–5: "silent 500-char result cap, oldest turns dropped first at context_budget_chars"',
   deterministic: true,
   params: {
     resultCap: { type: 'number', default: 500, description: 'characters kept of each tool result' },
-    contextBudgetChars: { type: 'number', default: 12000, description: 'characters of brick, newest turns first' },
-    markers: { type: 'boolean', default: false, description: 'explicit truncation markers (ADR 0093 C) instead of silent cuts' },
-    framing: { type: 'enum', values: ['handoff', 'continuity'], default: 'handoff', description: 'reviewer hand-off framing (legacy) or continuity framing' },
-    history: { type: 'enum', values: ['text', 'none'], default: 'text', description: "keep the session's user/assistant text (ADR 0029) or pass the brick alone" },
+    contextBudgetChars: {
+      type: 'number',
+      default: 12000,
+      description: 'characters of brick, newest turns first',
+    },
+    markers: {
+      type: 'boolean',
+      default: false,
+      description: 'explicit truncation markers (ADR 0093 C) instead of silent cuts',
+    },
+    framing: {
+      type: 'enum',
+      values: ['handoff', 'continuity'],
+      default: 'handoff',
+      description: 'reviewer hand-off framing (legacy) or continuity framing',
+    },
+    history: {
+      type: 'enum',
+      values: ['text', 'none'],
+      default: 'text',
+      description: "keep the session's user/assistant text (ADR 0029) or pass the brick alone",
+    },
   },
   async prepare(ctx, params) {
-    const brick = buildBrick(ctx.case.source, { resultCap: params.resultCap, budgetChars: params.contextBudgetChars, markers: params.markers });
+    const brick = buildBrick(ctx.case.source, {
+      resultCap: params.resultCap,
+      budgetChars: params.contextBudgetChars,
+      markers: params.markers,
+    });
     const framing = params.framing === 'continuity' ? framings.continuity : framings.handoff;
     const orientation = `${framing}\n\n[brick]\n${brick.text}`;
     const markers = [...brick.markers];

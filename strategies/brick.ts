@@ -42,7 +42,10 @@ const TURNS_MARKER_RESERVE = turnsMarker(999_999).length + 1;
 export function buildBrick(transcript: Transcript, opts: BrickOptions): Brick {
   const blocks = viewOf(transcript).turns.map((t) => turnBlock(transcript, t, opts));
   const totalChars = blocks.reduce((n, b) => n + b.text.length + 1, 0) - 1;
-  const budget = totalChars <= opts.budgetChars ? opts.budgetChars : opts.budgetChars - (opts.markers ? TURNS_MARKER_RESERVE : 0);
+  const budget =
+    totalChars <= opts.budgetChars
+      ? opts.budgetChars
+      : opts.budgetChars - (opts.markers ? TURNS_MARKER_RESERVE : 0);
   const kept: Block[] = [];
   let used = 0;
   let i = blocks.length - 1;
@@ -87,7 +90,11 @@ function turnBlock(t: Transcript, turn: Turn, opts: BrickOptions): Block {
       const result = results.get(call.id);
       const head = `  ${who} called ${oneLine(formatCall(call))} → `;
       const body = result ? capResult(result.content, opts) : { text: '(no result)' };
-      if (body.marker) block.markers.push({ marker: body.marker, at: offset + head.length + body.text.length - body.marker.text.length });
+      if (body.marker)
+        block.markers.push({
+          marker: body.marker,
+          at: offset + head.length + body.text.length - body.marker.text.length,
+        });
       push(head + body.text);
     }
   }
@@ -115,7 +122,9 @@ function headTail(block: Block, budget: number): Block {
   const tailFrom = block.text.length - tail;
   const inside = (at: number, len: number) => at + len <= head || at >= tailFrom;
   const shift = (at: number) => (at < head ? at : at - tailFrom + head + marker.length + 2);
-  const markers = block.markers.filter((m) => inside(m.at, m.marker.text.length)).map((m) => ({ marker: m.marker, at: shift(m.at) }));
+  const markers = block.markers
+    .filter((m) => inside(m.at, m.marker.text.length))
+    .map((m) => ({ marker: m.marker, at: shift(m.at) }));
   markers.push({ marker: { text: marker, kind: 'brick', dropped: cut }, at: head + 1 });
   return { text: `${block.text.slice(0, head)}\n${marker}\n${block.text.slice(tailFrom)}`, markers };
 }

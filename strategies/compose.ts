@@ -1,4 +1,17 @@
-import type { Case, ChatMessage, Message, Handoff, HandoffStats, ModelResponse, SimHints, StrategyContext, ToolSpec, Transcript, TruncationMarker, ToolCall } from '../harness/types.ts';
+import type {
+  Case,
+  ChatMessage,
+  Message,
+  Handoff,
+  HandoffStats,
+  ModelResponse,
+  SimHints,
+  StrategyContext,
+  ToolSpec,
+  Transcript,
+  TruncationMarker,
+  ToolCall,
+} from '../harness/types.ts';
 import { countTokens } from '../harness/tokens.ts';
 import { allTrailItems } from '../harness/transcript/view.ts';
 import { formatArgs, renderMessages } from './render.ts';
@@ -15,7 +28,8 @@ export function replayable(messages: readonly Message[]): ChatMessage[] {
   const calls = new Set<string>();
   const answered = new Set<string>();
   for (const m of messages) for (const c of m.toolCalls ?? []) calls.add(c.id);
-  for (const m of messages) for (const r of m.toolResults ?? []) if (calls.has(r.callId)) answered.add(r.callId);
+  for (const m of messages)
+    for (const r of m.toolResults ?? []) if (calls.has(r.callId)) answered.add(r.callId);
   const out: ChatMessage[] = [];
   for (const m of messages) {
     const chat = toChat(m);
@@ -26,7 +40,10 @@ export function replayable(messages: readonly Message[]): ChatMessage[] {
     if (!chat.toolCalls?.length) delete chat.toolCalls;
     if (!chat.toolResults?.length) delete chat.toolResults;
     if (chat.text !== undefined || chat.toolCalls || chat.toolResults) out.push(chat);
-    const notes = [...orphans.map((c) => narrateCall(m.agent, c, undefined, Infinity, [])), ...strays.map((r) => `[result of a call not in this session (${r.callId}): ${fence(r.content).text}]`)];
+    const notes = [
+      ...orphans.map((c) => narrateCall(m.agent, c, undefined, Infinity, [])),
+      ...strays.map((r) => `[result of a call not in this session (${r.callId}): ${fence(r.content).text}]`),
+    ];
     if (notes.length) out.push({ role: 'system', text: notes.join('\n') });
   }
   return out;
@@ -61,7 +78,10 @@ export function closePendingCall(history: ChatMessage[], content: string): ChatM
   const pending = pendingCalls(history);
   if (pending.length === 0) return history;
   const first = pending[0]!.id;
-  const results = pending.map((c, i) => ({ callId: c.id, content: i === 0 ? content : `(returned together with the result of call ${first})` }));
+  const results = pending.map((c, i) => ({
+    callId: c.id,
+    content: i === 0 ? content : `(returned together with the result of call ${first})`,
+  }));
   return [...history, { role: 'user', toolResults: results }];
 }
 
@@ -71,7 +91,13 @@ export function closePendingCall(history: ChatMessage[], content: string): ChatM
  */
 export function briefLength(messages: readonly ChatMessage[], hasHistory: boolean): number {
   let start = 0;
-  if (hasHistory) while (start < messages.length && messages[start]!.role === 'user' && !messages[start]!.toolResults?.length) start++;
+  if (hasHistory)
+    while (
+      start < messages.length &&
+      messages[start]!.role === 'user' &&
+      !messages[start]!.toolResults?.length
+    )
+      start++;
   return start;
 }
 
@@ -143,7 +169,11 @@ export function visibleSourceCalls(sources: Transcript[], messages: ChatMessage[
   let n = 0;
   for (const source of sources) {
     for (const item of allTrailItems(source)) {
-      if (ids.has(item.call.id) || (text.includes(item.call.name) && text.includes(formatArgs(item.call.input).slice(0, 60)))) n++;
+      if (
+        ids.has(item.call.id) ||
+        (text.includes(item.call.name) && text.includes(formatArgs(item.call.input).slice(0, 60)))
+      )
+        n++;
     }
   }
   return n;

@@ -42,14 +42,21 @@ export function applyGuards(input: ResearchResult, transcript?: Transcript): Gua
   for (const f of result.findings) {
     if (f.provenance.length === 0 && f.confidence === 'verified') {
       f.confidence = 'inferred';
-      flags.push({ guard: 'no-provenance', claim: f.claim, detail: 'marked verified without any provenance; downgraded to inferred' });
+      flags.push({
+        guard: 'no-provenance',
+        claim: f.claim,
+        detail: 'marked verified without any provenance; downgraded to inferred',
+      });
     }
   }
   if (transcript) checkTraceable(result, transcript, flags);
   if (result.findings.length === 0 && result.unresolved.length === 0) {
     const was = result.effort.budget_exhausted;
     result.effort.budget_exhausted = true;
-    flags.push({ guard: 'empty-result', detail: `no findings and no unresolved question: treated as an early stop (budget_exhausted ${was === true ? 'was already true' : 'set to true'})` });
+    flags.push({
+      guard: 'empty-result',
+      detail: `no findings and no unresolved question: treated as an early stop (budget_exhausted ${was === true ? 'was already true' : 'set to true'})`,
+    });
   }
   return { result, flags };
 }
@@ -59,7 +66,10 @@ function checkToolCalls(result: ResearchResult, transcript: Transcript, flags: G
   const reported = result.effort.tool_calls;
   if (reported === actual) return;
   result.effort.tool_calls = actual;
-  flags.push({ guard: 'tool-calls-mismatch', detail: `the child reported ${reported === undefined ? 'no' : reported} tool calls; its transcript has ${actual} (corrected)` });
+  flags.push({
+    guard: 'tool-calls-mismatch',
+    detail: `the child reported ${reported === undefined ? 'no' : reported} tool calls; its transcript has ${actual} (corrected)`,
+  });
 }
 
 function checkTraceable(result: ResearchResult, transcript: Transcript, flags: GuardFlag[]): void {
@@ -67,7 +77,11 @@ function checkTraceable(result: ResearchResult, transcript: Transcript, flags: G
   for (const f of result.findings) {
     if (f.provenance.length === 0) continue;
     if (f.provenance.some((p) => traceable(p, evidence))) continue;
-    flags.push({ guard: 'untraceable-provenance', claim: f.claim, detail: `none of its provenance (${f.provenance.join(', ')}) appears in the child's tool calls or results` });
+    flags.push({
+      guard: 'untraceable-provenance',
+      claim: f.claim,
+      detail: `none of its provenance (${f.provenance.join(', ')}) appears in the child's tool calls or results`,
+    });
   }
 }
 

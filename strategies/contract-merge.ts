@@ -26,15 +26,21 @@ const rank: Record<Confidence, number> = { verified: 3, inferred: 2, reported: 1
 
 export function mergeContracts(contracts: readonly ResearchResult[]): MergedResearchResult {
   const findings = new Map<string, Finding>();
-  for (const c of contracts) for (const f of c.findings) findings.set(keyOf(f.claim), mergeFinding(findings.get(keyOf(f.claim)), f));
+  for (const c of contracts)
+    for (const f of c.findings) findings.set(keyOf(f.claim), mergeFinding(findings.get(keyOf(f.claim)), f));
   const unresolved = new Map<string, { question: unknown; settle: Set<string> }>();
   for (const c of contracts) for (const u of c.unresolved) addUnresolved(unresolved, u);
   const lists = contracts.map((c) => c.coverage.not_searched).filter((l): l is string[] => Array.isArray(l));
   return {
     findings: sortedValues(findings),
     assumptions: union(contracts.flatMap((c) => c.assumptions)),
-    unresolved: [...unresolved.entries()].sort(([a], [b]) => cmp(a, b)).map(([, u]) => ({ question: u.question, would_settle_it: [...u.settle].sort(cmp).join(' / ') })),
-    coverage: { searched: union(contracts.flatMap((c) => c.coverage.searched ?? [])), not_searched: intersect(lists) },
+    unresolved: [...unresolved.entries()]
+      .sort(([a], [b]) => cmp(a, b))
+      .map(([, u]) => ({ question: u.question, would_settle_it: [...u.settle].sort(cmp).join(' / ') })),
+    coverage: {
+      searched: union(contracts.flatMap((c) => c.coverage.searched ?? [])),
+      not_searched: intersect(lists),
+    },
     effort: {
       tool_calls: contracts.reduce((n, c) => n + (c.effort.tool_calls ?? 0), 0),
       budget_exhausted: contracts.some((c) => c.effort.budget_exhausted === true),
@@ -46,7 +52,11 @@ export function mergeContracts(contracts: readonly ResearchResult[]): MergedRese
 
 /** Claims and questions are the same when they read the same, ignoring case, spacing and a final full stop. */
 export function keyOf(text: unknown): string {
-  return String(text).trim().replace(/\s+/g, ' ').replace(/[.;]+$/, '').toLowerCase();
+  return String(text)
+    .trim()
+    .replace(/\s+/g, ' ')
+    .replace(/[.;]+$/, '')
+    .toLowerCase();
 }
 
 function mergeFinding(prev: Finding | undefined, f: Finding): Finding {

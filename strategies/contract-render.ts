@@ -27,12 +27,18 @@ export interface ContractRendering {
   markers: TruncationMarker[];
 }
 
-const label = { verified: 'VERIFIED', inferred: 'INFERRED (unverified)', reported: 'REPORTED (unverified, as the source asserted it)' } as const;
+const label = {
+  verified: 'VERIFIED',
+  inferred: 'INFERRED (unverified)',
+  reported: 'REPORTED (unverified, as the source asserted it)',
+} as const;
 
 export function renderContract(r: ResearchResult, opts: ContractRenderOptions): ContractRendering {
   let searched = r.coverage.searched ?? [];
   const refs = opts.transcripts ?? [];
-  let index = refs.flatMap(({ ref, transcript }) => allTrailItems(transcript).map((x) => `${refs.length > 1 ? `${ref} ` : ''}${x.call.id} ${x.call.name}`));
+  let index = refs.flatMap(({ ref, transcript }) =>
+    allTrailItems(transcript).map((x) => `${refs.length > 1 ? `${ref} ` : ''}${x.call.id} ${x.call.name}`),
+  );
   const build = (s: string[], idx: string[]) => compose(r, opts, s, idx);
   const fits = () => countTokens(build(searched, index).join('\n')) <= opts.budgetTokens;
   const fullIndex = index.length;
@@ -40,33 +46,66 @@ export function renderContract(r: ResearchResult, opts: ContractRenderOptions): 
   while (!fits() && index.length > 0) index = index.slice(0, Math.floor(index.length / 2));
   while (!fits() && searched.length > 0) searched = searched.slice(0, Math.floor(searched.length / 2));
   const markers: TruncationMarker[] = [];
-  if (index.length < fullIndex) markers.push({ text: listMarker(fullIndex - index.length, 'tool calls in the index'), kind: 'span', dropped: fullIndex - index.length });
-  if (searched.length < fullSearched) markers.push({ text: listMarker(fullSearched - searched.length, 'searched locations'), kind: 'span', dropped: fullSearched - searched.length });
+  if (index.length < fullIndex)
+    markers.push({
+      text: listMarker(fullIndex - index.length, 'tool calls in the index'),
+      kind: 'span',
+      dropped: fullIndex - index.length,
+    });
+  if (searched.length < fullSearched)
+    markers.push({
+      text: listMarker(fullSearched - searched.length, 'searched locations'),
+      kind: 'span',
+      dropped: fullSearched - searched.length,
+    });
   const out = build(searched, index);
   return { text: out.join('\n'), markers };
 }
 
 export const listMarker = (n: number, what: string) => `(${n} more ${what} not listed — see the transcript)`;
 
-function compose(r: ResearchResult, opts: ContractRenderOptions, searched: string[], index: string[]): string[] {
-  const lines = [`research_result returned by ${opts.from} (a structured record; the transcript is not inlined)`, ''];
+function compose(
+  r: ResearchResult,
+  opts: ContractRenderOptions,
+  searched: string[],
+  index: string[],
+): string[] {
+  const lines = [
+    `research_result returned by ${opts.from} (a structured record; the transcript is not inlined)`,
+    '',
+  ];
   lines.push(`Findings (${r.findings.length}):`);
   if (r.findings.length === 0) lines.push('- (none)');
   for (const f of r.findings) {
-    const flag = opts.flags.filter((x) => x.claim === f.claim).map((x) => ` [check: ${x.detail}]`).join('');
-    lines.push(`- ${label[f.confidence] ?? String(f.confidence).toUpperCase()}: ${f.claim} — provenance: ${f.provenance.length ? f.provenance.join('; ') : '(none given)'}${flag}`);
+    const flag = opts.flags
+      .filter((x) => x.claim === f.claim)
+      .map((x) => ` [check: ${x.detail}]`)
+      .join('');
+    lines.push(
+      `- ${label[f.confidence] ?? String(f.confidence).toUpperCase()}: ${f.claim} — provenance: ${f.provenance.length ? f.provenance.join('; ') : '(none given)'}${flag}`,
+    );
   }
   lines.push('', 'Assumptions (taken as true to proceed; not verified):');
   if (r.assumptions.length === 0) lines.push('- (none stated)');
   for (const a of r.assumptions) lines.push(`- ASSUMPTION (not verified): ${a}`);
   lines.push('', 'Unresolved:');
   if (r.unresolved.length === 0) lines.push('- (none stated)');
-  for (const u of r.unresolved) lines.push(`- UNRESOLVED (could not determine): ${text(u.question)} — would settle it: ${text(u.would_settle_it)}`);
+  for (const u of r.unresolved)
+    lines.push(
+      `- UNRESOLVED (could not determine): ${text(u.question)} — would settle it: ${text(u.would_settle_it)}`,
+    );
   const notSearched = r.coverage.not_searched;
   lines.push('', 'Coverage:');
-  lines.push(`- searched (${r.coverage.searched?.length ?? 0}): ${searched.length ? searched.join('; ') : '(none listed)'}${searched.length < (r.coverage.searched?.length ?? 0) ? ` ${listMarker((r.coverage.searched?.length ?? 0) - searched.length, 'searched locations')}` : ''}`);
-  lines.push(`- NOT SEARCHED: ${notSearched === undefined ? '(not stated)' : notSearched.length ? notSearched.join('; ') : '(nothing listed)'}`);
-  lines.push('', `Effort: ${r.effort.tool_calls ?? '(not stated)'} tool calls; budget exhausted: ${r.effort.budget_exhausted === true ? 'YES — the child may have stopped early' : r.effort.budget_exhausted === false ? 'no' : '(not stated)'}`);
+  lines.push(
+    `- searched (${r.coverage.searched?.length ?? 0}): ${searched.length ? searched.join('; ') : '(none listed)'}${searched.length < (r.coverage.searched?.length ?? 0) ? ` ${listMarker((r.coverage.searched?.length ?? 0) - searched.length, 'searched locations')}` : ''}`,
+  );
+  lines.push(
+    `- NOT SEARCHED: ${notSearched === undefined ? '(not stated)' : notSearched.length ? notSearched.join('; ') : '(nothing listed)'}`,
+  );
+  lines.push(
+    '',
+    `Effort: ${r.effort.tool_calls ?? '(not stated)'} tool calls; budget exhausted: ${r.effort.budget_exhausted === true ? 'YES — the child may have stopped early' : r.effort.budget_exhausted === false ? 'no' : '(not stated)'}`,
+  );
   const general = opts.flags.filter((x) => x.claim === undefined);
   if (general.length) {
     lines.push('', 'Parent-side checks:');
@@ -74,9 +113,15 @@ function compose(r: ResearchResult, opts: ContractRenderOptions, searched: strin
   }
   const refs = opts.transcripts ?? [];
   if (refs.length) {
-    lines.push('', `Transcript${refs.length > 1 ? 's' : ''} (not inlined): ${refs.map((x) => x.ref).join(', ')} — call fetch_transcript_span(ref, tool_call_id) to read one tool call with its full input and result.`);
+    lines.push(
+      '',
+      `Transcript${refs.length > 1 ? 's' : ''} (not inlined): ${refs.map((x) => x.ref).join(', ')} — call fetch_transcript_span(ref, tool_call_id) to read one tool call with its full input and result.`,
+    );
     const total = refs.reduce((n, x) => n + allTrailItems(x.transcript).length, 0);
-    if (index.length) lines.push(`Tool calls: ${index.join('; ')}${index.length < total ? ` ${listMarker(total - index.length, 'tool calls in the index')}` : ''}`);
+    if (index.length)
+      lines.push(
+        `Tool calls: ${index.join('; ')}${index.length < total ? ` ${listMarker(total - index.length, 'tool calls in the index')}` : ''}`,
+      );
     else if (total) lines.push(listMarker(total, 'tool calls in the index'));
   }
   return lines;
@@ -88,7 +133,8 @@ function text(v: unknown): string {
 
 export const fetchTranscriptSpanSpec: ToolSpec = {
   name: 'fetch_transcript_span',
-  description: "Read one tool call of a returned child's transcript (stored, not inlined): its full input and its result.",
+  description:
+    "Read one tool call of a returned child's transcript (stored, not inlined): its full input and its result.",
   inputSchema: {
     type: 'object',
     required: ['ref', 'tool_call_id'],
@@ -100,17 +146,24 @@ export const fetchTranscriptSpanSpec: ToolSpec = {
 };
 
 /** Serves fetch_transcript_span from the stored transcripts (deterministic, no model). */
-export function createSpanServer(stored: { ref: string; transcript: Transcript }[]): (call: ToolCall) => string {
+export function createSpanServer(
+  stored: { ref: string; transcript: Transcript }[],
+): (call: ToolCall) => string {
   const byRef = new Map(stored.map((s) => [s.ref, s.transcript] as const));
   return (call) => {
-    if (call.name !== fetchTranscriptSpanSpec.name) return `error: unknown tool "${call.name}"; available: ${fetchTranscriptSpanSpec.name}`;
+    if (call.name !== fetchTranscriptSpanSpec.name)
+      return `error: unknown tool "${call.name}"; available: ${fetchTranscriptSpanSpec.name}`;
     const input = (call.input ?? {}) as { ref?: unknown; tool_call_id?: unknown };
     const t = byRef.get(String(input.ref));
-    if (!t) return `error: unknown transcript_ref "${String(input.ref)}"; known: ${[...byRef.keys()].join(', ')}`;
+    if (!t)
+      return `error: unknown transcript_ref "${String(input.ref)}"; known: ${[...byRef.keys()].join(', ')}`;
     const items = allTrailItems(t);
     const item = items.find((x) => x.call.id === String(input.tool_call_id));
-    if (!item) return `error: no tool call "${String(input.tool_call_id)}" in ${String(input.ref)}; ids: ${items.map((x) => x.call.id).join(', ')}`;
-    const result = item.result ? `${item.result.isError ? '(error) ' : ''}${item.result.content}` : '(no result recorded)';
+    if (!item)
+      return `error: no tool call "${String(input.tool_call_id)}" in ${String(input.ref)}; ids: ${items.map((x) => x.call.id).join(', ')}`;
+    const result = item.result
+      ? `${item.result.isError ? '(error) ' : ''}${item.result.content}`
+      : '(no result recorded)';
     return `${item.agent ?? 'child'} called ${item.call.name}(${formatArgs(item.call.input)})\nresult:\n${result}`;
   };
 }

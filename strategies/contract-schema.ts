@@ -19,19 +19,30 @@ export const researchResultTool = {
           required: ['claim', 'provenance', 'confidence'],
           properties: {
             claim: { type: 'string' },
-            provenance: { type: 'array', items: { type: 'string' }, description: 'file:line, table.column, or url + retrieved_at' },
+            provenance: {
+              type: 'array',
+              items: { type: 'string' },
+              description: 'file:line, table.column, or url + retrieved_at',
+            },
             confidence: { enum: ['verified', 'inferred', 'reported'] },
           },
         },
       },
-      assumptions: { type: 'array', items: { type: 'string' }, description: 'what had to be taken as true to proceed' },
+      assumptions: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'what had to be taken as true to proceed',
+      },
       unresolved: {
         type: 'array',
         items: { type: 'object', required: ['question', 'would_settle_it'] },
       },
       coverage: {
         type: 'object',
-        properties: { searched: { type: 'array', items: { type: 'string' } }, not_searched: { type: 'array', items: { type: 'string' } } },
+        properties: {
+          searched: { type: 'array', items: { type: 'string' } },
+          not_searched: { type: 'array', items: { type: 'string' } },
+        },
       },
       effort: {
         type: 'object',
@@ -87,8 +98,10 @@ export function validateResearchResult(value: unknown): string[] {
 }
 
 function describe(e: ErrorObject): string {
-  const at = e.instancePath === '' ? 'research_result' : `research_result${e.instancePath.replace(/\//g, '.')}`;
-  const allowed = e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : '';
+  const at =
+    e.instancePath === '' ? 'research_result' : `research_result${e.instancePath.replace(/\//g, '.')}`;
+  const allowed =
+    e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : '';
   return `${at} ${e.message ?? 'is invalid'}${allowed}`;
 }
 

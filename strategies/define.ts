@@ -7,13 +7,21 @@ export function defineStrategy<P extends Record<string, unknown>>(strategy: Stra
 }
 
 /** Defaults < given params; unknown names and wrong types fail with the valid list. */
-export function resolveParams(strategy: Strategy<any>, given: Record<string, unknown> = {}, where = `strategy ${strategy.name}`): Record<string, unknown> {
+export function resolveParams(
+  strategy: Strategy<any>,
+  given: Record<string, unknown> = {},
+  where = `strategy ${strategy.name}`,
+): Record<string, unknown> {
   const specs = strategy.params as Record<string, ParamSpec>;
   const out: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(specs)) out[name] = spec.default;
   for (const [name, value] of Object.entries(given)) {
     const spec = specs[name];
-    if (!spec) throw new InputError('unknown_param', `${where}: unknown param "${name}"; valid: ${Object.keys(specs).join(', ') || '(none)'}`);
+    if (!spec)
+      throw new InputError(
+        'unknown_param',
+        `${where}: unknown param "${name}"; valid: ${Object.keys(specs).join(', ') || '(none)'}`,
+      );
     out[name] = coerce(value, spec, `${where}: param ${name}`);
   }
   return out;
@@ -24,7 +32,8 @@ function coerce(value: unknown, spec: ParamSpec, where: string): unknown {
   switch (spec.type) {
     case 'number': {
       const n = typeof value === 'string' ? Number(value) : value;
-      if (typeof n !== 'number' || !Number.isFinite(n)) throw new InputError('bad_param', `${where}: must be a number (got ${JSON.stringify(value)})`);
+      if (typeof n !== 'number' || !Number.isFinite(n))
+        throw new InputError('bad_param', `${where}: must be a number (got ${JSON.stringify(value)})`);
       return n;
     }
     case 'boolean': {
@@ -33,10 +42,15 @@ function coerce(value: unknown, spec: ParamSpec, where: string): unknown {
       throw new InputError('bad_param', `${where}: must be true or false (got ${JSON.stringify(value)})`);
     }
     case 'enum':
-      if (typeof value !== 'string' || !spec.values?.includes(value)) throw new InputError('bad_param', `${where}: must be one of ${spec.values?.join(', ')} (got ${JSON.stringify(value)})`);
+      if (typeof value !== 'string' || !spec.values?.includes(value))
+        throw new InputError(
+          'bad_param',
+          `${where}: must be one of ${spec.values?.join(', ')} (got ${JSON.stringify(value)})`,
+        );
       return value;
     default:
-      if (typeof value !== 'string') throw new InputError('bad_param', `${where}: must be a string (got ${JSON.stringify(value)})`);
+      if (typeof value !== 'string')
+        throw new InputError('bad_param', `${where}: must be a string (got ${JSON.stringify(value)})`);
       return value;
   }
 }

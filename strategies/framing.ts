@@ -17,7 +17,8 @@ export const framings = {
     'Escalation brief from primary agent: the primary agent has handed off this task to you. ' +
     'Expect mid-conversation hand-offs. Review what the primary agent did and take over.',
   /** A parent receiving a child's research. */
-  parent: 'You are the parent agent. A research child worked on part of your task; use what it returned to answer.',
+  parent:
+    'You are the parent agent. A research child worked on part of your task; use what it returned to answer.',
   /** A spawned child. */
   child: 'You are a child agent spawned for one task. Do the task you are given.',
 } as const;

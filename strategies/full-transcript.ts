@@ -16,15 +16,28 @@ export const fullTranscript = defineStrategy<{ as: string }>({
   seed: 'ledgerline: "it returned its entire working transcript, 28,100 tokens of it, as a single string"',
   deterministic: true,
   params: {
-    as: { type: 'enum', values: ['string', 'messages'], default: 'string', description: 'one rendered string, or the original messages' },
+    as: {
+      type: 'enum',
+      values: ['string', 'messages'],
+      default: 'string',
+      description: 'one rendered string, or the original messages',
+    },
   },
   async prepare(ctx, params) {
     const history = receiverHistory(ctx);
     const sources = ctx.case.sources ?? [ctx.case.source];
-    const rendered = sources.map((s, i) => (sources.length > 1 ? `=== child ${i + 1} of ${sources.length}: ${s.id ?? ''} ===\n` : '') + renderTranscript(s));
+    const rendered = sources.map(
+      (s, i) =>
+        (sources.length > 1 ? `=== child ${i + 1} of ${sources.length}: ${s.id ?? ''} ===\n` : '') +
+        renderTranscript(s),
+    );
     const payload = rendered.join('\n\n');
     let messages: ChatMessage[];
-    if (params.as === 'messages') messages = [...closePendingCall(history, "The other agent's working transcript follows as messages."), ...sources.flatMap((s) => replayable(s.messages))];
+    if (params.as === 'messages')
+      messages = [
+        ...closePendingCall(history, "The other agent's working transcript follows as messages."),
+        ...sources.flatMap((s) => replayable(s.messages)),
+      ];
     else messages = attachReturn(history, payload, "The other agent's full working transcript:");
     return finishHandoff(ctx, {
       system: ctx.case.direction === 'return' ? framings.parent : framings.continuity,

@@ -39,11 +39,22 @@ export const middleMarker = (messages: number, calls: number, summarised: boolea
 /** Tokens a middle marker line costs at most (reserved before the tail is chosen). */
 const MARKER_RESERVE = 48;
 
-export async function trimHeadTail(segments: RenderedSegment[], opts: HeadTailOptions): Promise<HeadTailResult> {
+export async function trimHeadTail(
+  segments: RenderedSegment[],
+  opts: HeadTailOptions,
+): Promise<HeadTailResult> {
   const tokens = segments.map((s) => messagesTokens(s.messages));
   const total = tokens.reduce((a, b) => a + b, 0);
-  const none = { messages: segments.flatMap((s) => s.messages), kept: segments, middle: null, markers: [], calls: [], overBudget: false };
-  if (total <= opts.budgetTokens || segments.length < 2) return { ...none, overBudget: total > opts.budgetTokens };
+  const none = {
+    messages: segments.flatMap((s) => s.messages),
+    kept: segments,
+    middle: null,
+    markers: [],
+    calls: [],
+    overBudget: false,
+  };
+  if (total <= opts.budgetTokens || segments.length < 2)
+    return { ...none, overBudget: total > opts.budgetTokens };
   const reserve = MARKER_RESERVE + (opts.middle === 'summarize' ? opts.summaryTokens : 0);
   const cut = planCut(segments, tokens, opts.budgetTokens - reserve);
   const head = segments.slice(0, cut.headEnd);
@@ -61,11 +72,19 @@ export async function trimHeadTail(segments: RenderedSegment[], opts: HeadTailOp
     summary = res.text.trim();
   }
   const marker = middleMarker(sourceMessages, calls, summary !== undefined);
-  const spliced: ChatMessage = { role: 'system', text: summary !== undefined ? `${marker}\n${summary}` : marker };
+  const spliced: ChatMessage = {
+    role: 'system',
+    text: summary !== undefined ? `${marker}\n${summary}` : marker,
+  };
   return {
     messages: [...head.flatMap((s) => s.messages), spliced, ...tail.flatMap((s) => s.messages)],
     kept: [...head, ...tail],
-    middle: { messages: middleMessages.length, sourceMessages, calls, ...(summary !== undefined ? { summary } : {}) },
+    middle: {
+      messages: middleMessages.length,
+      sourceMessages,
+      calls,
+      ...(summary !== undefined ? { summary } : {}),
+    },
     markers: [{ text: marker, kind: 'middle', dropped: sourceMessages }],
     calls: made,
     overBudget: cut.overBudget || (summary !== undefined && countTokens(summary) > opts.summaryTokens),
@@ -77,7 +96,11 @@ export async function trimHeadTail(segments: RenderedSegment[], opts: HeadTailOp
  * segment, which holds the request); the tail is the longest run of newest segments that fits what
  * the head leaves. When the head alone does not fit, it shrinks to the request segment.
  */
-export function planCut(segments: RenderedSegment[], tokens: number[], budget: number): { headEnd: number; tailStart: number; overBudget: boolean } {
+export function planCut(
+  segments: RenderedSegment[],
+  tokens: number[],
+  budget: number,
+): { headEnd: number; tailStart: number; overBudget: boolean } {
   const firstPlan = segments.findIndex((s) => s.assistant);
   let headEnd = firstPlan >= 0 ? firstPlan + 1 : 1;
   let used = sumRange(tokens, 0, headEnd);

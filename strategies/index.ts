@@ -27,9 +27,17 @@ export const strategies = {
 
 export type StrategyName = keyof typeof strategies;
 
-export function getStrategy(name: string, extra: Record<string, Strategy<any>> = {}, where?: string): Strategy<any> {
+export function getStrategy(
+  name: string,
+  extra: Record<string, Strategy<any>> = {},
+  where?: string,
+): Strategy<any> {
   // Looked up per cell: no merged copy of the registry unless the name is unknown.
-  const s = Object.hasOwn(extra, name) ? extra[name] : Object.hasOwn(strategies, name) ? (strategies as Record<string, Strategy<any>>)[name] : undefined;
+  const s = Object.hasOwn(extra, name)
+    ? extra[name]
+    : Object.hasOwn(strategies, name)
+      ? (strategies as Record<string, Strategy<any>>)[name]
+      : undefined;
   if (!s) throw new UnknownNameError('strategy', name, Object.keys({ ...strategies, ...extra }), where);
   return s;
 }

@@ -25,12 +25,21 @@ export const inline = defineStrategy<{ replay: string }>({
   seed: 'ledgerline: "if the research had run inline"; adr-0093: milk-auto, the primary continuing its own session (ReplayTrails)',
   deterministic: true,
   params: {
-    replay: { type: 'enum', values: ['full', 'planned'], default: 'full', description: "'full': every message as it was; 'planned': own trails under ADR 0093's retention plan (newest 2 expanded, 160 KB newest-first, manifest) and head+tail trim" },
+    replay: {
+      type: 'enum',
+      values: ['full', 'planned'],
+      default: 'full',
+      description:
+        "'full': every message as it was; 'planned': own trails under ADR 0093's retention plan (newest 2 expanded, 160 KB newest-first, manifest) and head+tail trim",
+    },
   },
   async prepare(ctx, params) {
     if (ctx.case.direction === 'spawn') return spawnInline(ctx);
     const history = withoutPendingSpawn(receiverHistory(ctx));
-    const own = params.replay === 'planned' ? await plannedOwnWork(ctx, history) : { messages: ownWork(ctx.case.source.messages, history.length > 0) };
+    const own =
+      params.replay === 'planned'
+        ? await plannedOwnWork(ctx, history)
+        : { messages: ownWork(ctx.case.source.messages, history.length > 0) };
     const messages: ChatMessage[] = [...history, ...own.messages];
     return finishHandoff(ctx, {
       system: ctx.case.direction === 'return' ? framings.parent : framings.owner,
@@ -51,8 +60,14 @@ async function plannedOwnWork(ctx: StrategyContext, history: ChatMessage[]) {
   const t = ctx.case.source;
   const plan = planTrails(t, adr0093Retention);
   const skip = briefLength(t.messages, history.length > 0);
-  const segments = renderSession(t, { plan, policy: adr0093Retention, isOwn: () => true }).filter((s) => s.start >= skip);
-  const trimmed = await trimHeadTail(segments, { budgetTokens: ctx.budgetTokens - messagesTokens(history), middle: 'drop', summaryTokens: 0 });
+  const segments = renderSession(t, { plan, policy: adr0093Retention, isOwn: () => true }).filter(
+    (s) => s.start >= skip,
+  );
+  const trimmed = await trimHeadTail(segments, {
+    budgetTokens: ctx.budgetTokens - messagesTokens(history),
+    middle: 'drop',
+    summaryTokens: 0,
+  });
   return {
     messages: trimmed.messages,
     retained: trimmed.kept.reduce((n, s) => n + s.shown, 0),
@@ -66,7 +81,13 @@ async function plannedOwnWork(ctx: StrategyContext, history: ChatMessage[]) {
 function spawnInline(ctx: StrategyContext) {
   const snap = effectiveSnapshot(ctx.case.source, ctx.case.spawnCallId);
   const messages = snap.messages.map(toChat);
-  return finishHandoff(ctx, { system: framings.owner, messages, payload: messages.map(renderMessage).join('\n\n'), retained: messages.length, dropped: snap.dropped });
+  return finishHandoff(ctx, {
+    system: framings.owner,
+    messages,
+    payload: messages.map(renderMessage).join('\n\n'),
+    retained: messages.length,
+    dropped: snap.dropped,
+  });
 }
 
 /** Inline means the receiver never spawned anyone: a spawn call still waiting for its result is removed. */

@@ -1,4 +1,11 @@
-import type { ChatMessage, Message, ToolCall, ToolResult, Transcript, TruncationMarker } from '../harness/types.ts';
+import type {
+  ChatMessage,
+  Message,
+  ToolCall,
+  ToolResult,
+  Transcript,
+  TruncationMarker,
+} from '../harness/types.ts';
 import { viewOf } from '../harness/transcript/view.ts';
 import { fence, neutraliseMarkers } from '../harness/text/fence.ts';
 import { formatArgs } from './render.ts';
@@ -37,7 +44,8 @@ export interface RenderedSegment {
   userText: boolean;
 }
 
-export const retainedCutMarker = (dropped: number, total: number) => `… (result cut: ${dropped} of ${total} characters not retained — older turn)`;
+export const retainedCutMarker = (dropped: number, total: number) =>
+  `… (result cut: ${dropped} of ${total} characters not retained — older turn)`;
 export const manifestLine = (turn: number, agent: string, calls: number, summary: string) =>
   `[manifest: turn ${turn} — ${agent} made ${calls} tool call${calls === 1 ? '' : 's'} (${summary}); calls and results not retained in this view]`;
 
@@ -47,7 +55,16 @@ export function renderSession(t: Transcript, opts: SessionRenderOptions): Render
   for (const m of t.messages) for (const c of m.toolCalls ?? []) callIds.add(c.id);
   const manifested = new Set<number>();
   return view.segments.map((seg) => {
-    const out: RenderedSegment = { start: seg.start, end: seg.end, messages: [], shown: 0, listed: 0, markers: [], assistant: t.messages[seg.start]!.role === 'assistant', userText: false };
+    const out: RenderedSegment = {
+      start: seg.start,
+      end: seg.end,
+      messages: [],
+      shown: 0,
+      listed: 0,
+      markers: [],
+      assistant: t.messages[seg.start]!.role === 'assistant',
+      userText: false,
+    };
     for (let i = seg.start; i < seg.end; i++) {
       const m = t.messages[i]!;
       if (m.role === 'user') renderUser(m, callIds, out);
@@ -63,10 +80,23 @@ function renderUser(m: Message, callIds: Set<string>, out: RenderedSegment): voi
     out.userText = true;
   }
   const strays = (m.toolResults ?? []).filter((r) => !callIds.has(r.callId));
-  if (strays.length) out.messages.push({ role: 'system', text: strays.map((r) => `[result of a call not in this session (${r.callId}): ${fence(r.content).text}]`).join('\n') });
+  if (strays.length)
+    out.messages.push({
+      role: 'system',
+      text: strays
+        .map((r) => `[result of a call not in this session (${r.callId}): ${fence(r.content).text}]`)
+        .join('\n'),
+    });
 }
 
-function renderAssistant(t: Transcript, m: Message, i: number, opts: SessionRenderOptions, manifested: Set<number>, out: RenderedSegment): void {
+function renderAssistant(
+  t: Transcript,
+  m: Message,
+  i: number,
+  opts: SessionRenderOptions,
+  manifested: Set<number>,
+  out: RenderedSegment,
+): void {
   const calls = m.toolCalls ?? [];
   const text = m.text !== undefined && m.text.trim() !== '' ? m.text : undefined;
   const turn = opts.plan.turnOf[i]!;
@@ -76,7 +106,10 @@ function renderAssistant(t: Transcript, m: Message, i: number, opts: SessionRend
     if (fate === 'manifest' && !manifested.has(turn)) {
       manifested.add(turn);
       const trail = viewOf(t).turns[turn]!;
-      out.messages.push({ role: 'system', text: manifestLine(turn + 1, m.agent ?? 'the other agent', trail.trail.length, callSummary(trail)) });
+      out.messages.push({
+        role: 'system',
+        text: manifestLine(turn + 1, m.agent ?? 'the other agent', trail.trail.length, callSummary(trail)),
+      });
       out.listed += trail.trail.length;
     }
     return;
@@ -87,29 +120,59 @@ function renderAssistant(t: Transcript, m: Message, i: number, opts: SessionRend
   if (opts.isOwn(m.agent)) {
     const paired = calls.filter((c) => results.has(c.id));
     const orphans = calls.filter((c) => !results.has(c.id));
-    if (text !== undefined || paired.length) out.messages.push({ role: 'assistant', ...(text !== undefined ? { text } : {}), ...(paired.length ? { toolCalls: paired } : {}) });
-    if (paired.length) out.messages.push({ role: 'user', toolResults: paired.map((c) => ownResult(results.get(c.id)!, cap, out.markers)) });
-    if (orphans.length) out.messages.push({ role: 'system', text: orphans.map((c) => narrateCall(m.agent, c, undefined, cap, out.markers)).join('\n') });
+    if (text !== undefined || paired.length)
+      out.messages.push({
+        role: 'assistant',
+        ...(text !== undefined ? { text } : {}),
+        ...(paired.length ? { toolCalls: paired } : {}),
+      });
+    if (paired.length)
+      out.messages.push({
+        role: 'user',
+        toolResults: paired.map((c) => ownResult(results.get(c.id)!, cap, out.markers)),
+      });
+    if (orphans.length)
+      out.messages.push({
+        role: 'system',
+        text: orphans.map((c) => narrateCall(m.agent, c, undefined, cap, out.markers)).join('\n'),
+      });
     return;
   }
   if (text !== undefined) out.messages.push({ role: 'assistant', text });
-  out.messages.push({ role: 'system', text: calls.map((c) => narrateCall(m.agent, c, results.get(c.id), cap, out.markers)).join('\n') });
+  out.messages.push({
+    role: 'system',
+    text: calls.map((c) => narrateCall(m.agent, c, results.get(c.id), cap, out.markers)).join('\n'),
+  });
 }
 
 function ownResult(r: ToolResult, cap: number, markers: TruncationMarker[]): ToolResult {
   const cut = capContent(r.content, cap, markers);
-  return { callId: r.callId, content: cut.marker ? `${cut.text}\n${cut.marker}` : cut.text, ...(r.isError ? { isError: true } : {}) };
+  return {
+    callId: r.callId,
+    content: cut.marker ? `${cut.text}\n${cut.marker}` : cut.text,
+    ...(r.isError ? { isError: true } : {}),
+  };
 }
 
 /** `[<name> called <tool>(<args>)]` then `[result: <fenced result>]` (third person, quoted data). */
-export function narrateCall(agent: string | undefined, c: ToolCall, r: ToolResult | undefined, cap: number, markers: TruncationMarker[]): string {
+export function narrateCall(
+  agent: string | undefined,
+  c: ToolCall,
+  r: ToolResult | undefined,
+  cap: number,
+  markers: TruncationMarker[],
+): string {
   const head = `[${neutraliseMarkers(agent ?? 'the other agent')} called ${c.name}(${neutraliseMarkers(formatArgs(c.input))})]`;
   if (!r) return `${head}\n[result: (none recorded)]`;
   const cut = capContent(r.content, cap, markers);
   return `${head}\n[result${r.isError ? ' (error)' : ''}: ${fence(cut.text).text}${cut.marker ? `\n${cut.marker}` : ''}]`;
 }
 
-function capContent(content: string, cap: number, markers: TruncationMarker[]): { text: string; marker?: string } {
+function capContent(
+  content: string,
+  cap: number,
+  markers: TruncationMarker[],
+): { text: string; marker?: string } {
   if (content.length <= cap) return { text: content };
   const dropped = content.length - cap;
   const marker = retainedCutMarker(dropped, content.length);

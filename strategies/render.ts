@@ -47,6 +47,7 @@ export function renderMessage(m: ChatMessage | Message): string {
   if ('compacted' in m && m.compacted) parts.push(`[${who} — compaction summary]\n${m.text ?? ''}`);
   else if (m.text) parts.push(`[${who}]\n${m.text}`);
   for (const c of m.toolCalls ?? []) parts.push(`[${who} → tool call ${c.id}] ${formatCall(c)}`);
-  for (const r of m.toolResults ?? []) parts.push(`[tool result ${r.callId}${r.isError ? ' — error' : ''}]\n${r.content}`);
+  for (const r of m.toolResults ?? [])
+    parts.push(`[tool result ${r.callId}${r.isError ? ' — error' : ''}]\n${r.content}`);
   return parts.join('\n');
 }

@@ -13,7 +13,8 @@ import { deepFreeze, effectiveSnapshot } from './spawn.ts';
  */
 export const spawnAll = defineStrategy({
   name: 'spawn-all',
-  description: "Spawned child with an immutable copy of the parent's effective dialogue (compaction summaries, no spawn call).",
+  description:
+    "Spawned child with an immutable copy of the parent's effective dialogue (compaction summaries, no spawn call).",
   seed: 'child-agent-context-selection: "all and positive decimal values copy an immutable selection of effective parent dialogue" / "excludes the triggering Agent call" / "never reconstructs raw turns replaced by compaction"',
   deterministic: true,
   params: {},
@@ -26,7 +27,9 @@ export const spawnAll = defineStrategy({
       payload: messages.map(renderMessage).join('\n\n'),
       retained: messages.length,
       dropped: snap.dropped,
-      artifacts: { snapshot: { compactedAway: snap.compactedAway, later: snap.later, excludedCalls: snap.excludedCalls } },
+      artifacts: {
+        snapshot: { compactedAway: snap.compactedAway, later: snap.later, excludedCalls: snap.excludedCalls },
+      },
     });
   },
 });

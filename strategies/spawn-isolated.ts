@@ -14,6 +14,11 @@ export const spawnIsolated = defineStrategy({
   deterministic: true,
   params: {},
   async prepare(ctx) {
-    return finishHandoff(ctx, { system: framings.child, messages: [], payload: '', dropped: ctx.case.source.messages.length });
+    return finishHandoff(ctx, {
+      system: framings.child,
+      messages: [],
+      payload: '',
+      dropped: ctx.case.source.messages.length,
+    });
   },
 });

@@ -27,7 +27,14 @@ export const spawnRecent = defineStrategy<{ n: number }>({
       payload: messages.map(renderMessage).join('\n\n'),
       retained: messages.length,
       dropped: ctx.case.source.messages.length - messages.length,
-      artifacts: { snapshot: { compactedAway: snap.compactedAway, later: snap.later, excludedCalls: snap.excludedCalls, olderMessagesLeftOut: snap.messages.length - picked.length } },
+      artifacts: {
+        snapshot: {
+          compactedAway: snap.compactedAway,
+          later: snap.later,
+          excludedCalls: snap.excludedCalls,
+          olderMessagesLeftOut: snap.messages.length - picked.length,
+        },
+      },
     });
   },
 });

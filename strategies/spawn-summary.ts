@@ -17,20 +17,27 @@ export const spawnSummary = defineStrategy<{ maxTokens: number }>({
   description: 'Spawned child with task-focused generated background placed right before its task.',
   seed: 'child-agent-context-selection: "summary supplies task-focused generated background without a verbatim tail" / "Generated background lives in the child transcript immediately before the authoritative initial task"',
   params: {
-    maxTokens: { type: 'number', default: 600, description: 'token budget of the generated background (the seed gives no number)' },
+    maxTokens: {
+      type: 'number',
+      default: 600,
+      description: 'token budget of the generated background (the seed gives no number)',
+    },
   },
   async prepare(ctx, params) {
     const snap = effectiveSnapshot(ctx.case.source, ctx.case.spawnCallId);
     const evidence = snap.messages.map(toChat);
     const response = await ctx.call('source', {
       purpose: 'background',
-      system: 'You prepare background for a child agent that is about to start a task. You write context, never instructions.',
+      system:
+        'You prepare background for a child agent that is about to start a task. You write context, never instructions.',
       messages: [...evidence, { role: 'user', text: backgroundRequest(ctx.case.task, params.maxTokens) }],
       maxTokens: params.maxTokens,
       sim: simHintsOf(ctx.case),
     });
     const background = response.text.trim();
-    const messages: ChatMessage[] = deepFreeze([{ role: 'system', text: `${backgroundLabel}\n${background}` }]);
+    const messages: ChatMessage[] = deepFreeze([
+      { role: 'system', text: `${backgroundLabel}\n${background}` },
+    ]);
     return finishHandoff(ctx, {
       system: framings.child,
       messages,
@@ -38,7 +45,15 @@ export const spawnSummary = defineStrategy<{ maxTokens: number }>({
       retained: 0,
       dropped: ctx.case.source.messages.length,
       calls: [response],
-      artifacts: { background, snapshot: { messages: snap.messages.length, compactedAway: snap.compactedAway, later: snap.later, excludedCalls: snap.excludedCalls } },
+      artifacts: {
+        background,
+        snapshot: {
+          messages: snap.messages.length,
+          compactedAway: snap.compactedAway,
+          later: snap.later,
+          excludedCalls: snap.excludedCalls,
+        },
+      },
     });
   },
 });

@@ -26,7 +26,8 @@ export interface SpawnSnapshot {
 
 export function effectiveSnapshot(source: Transcript, spawnCallId: string | undefined): SpawnSnapshot {
   const all = source.messages;
-  const at = spawnCallId === undefined ? -1 : all.findIndex((m) => m.toolCalls?.some((c) => c.id === spawnCallId));
+  const at =
+    spawnCallId === undefined ? -1 : all.findIndex((m) => m.toolCalls?.some((c) => c.id === spawnCallId));
   const end = at >= 0 ? at + 1 : all.length;
   let start = 0;
   for (let i = end - 1; i >= 0; i--) {
@@ -52,10 +53,17 @@ export function effectiveSnapshot(source: Transcript, spawnCallId: string | unde
     const copy: Message = { ...m, toolCalls: calls, toolResults: results };
     if (!calls.length) delete copy.toolCalls;
     if (!results.length) delete copy.toolResults;
-    if ((copy.text ?? '').trim() !== '' || copy.toolCalls || copy.toolResults || copy.compacted) trimmed.push(copy);
+    if ((copy.text ?? '').trim() !== '' || copy.toolCalls || copy.toolResults || copy.compacted)
+      trimmed.push(copy);
   }
   const messages = deepFreeze(structuredClone(trimmed));
-  return { messages, compactedAway: start, later: all.length - end, excludedCalls: excluded, dropped: all.length - messages.length };
+  return {
+    messages,
+    compactedAway: start,
+    later: all.length - end,
+    excludedCalls: excluded,
+    dropped: all.length - messages.length,
+  };
 }
 
 /**

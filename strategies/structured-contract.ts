@@ -28,13 +28,31 @@ export interface ContractParams extends Record<string, unknown> {
  */
 export const structuredContract = defineStrategy<ContractParams>({
   name: 'structured-contract',
-  description: 'The source returns a schema-validated research_result record (forced tool call, retries, guards); the receiver gets its rendering and a fetch_transcript_span tool.',
+  description:
+    'The source returns a schema-validated research_result record (forced tool call, retries, guards); the receiver gets its rendering and a fetch_transcript_span tool.',
   seed: 'ledgerline: "Specify the fields, and let the schema do the work" — child.run(brief, forced_tool="research_result", max_retries=2); render_for_parent(result) ~1.2k tokens',
   params: {
-    maxRetries: { type: 'number', default: 2, description: 'retries after a rejected record before SubagentContractError (ledgerline: max_retries=2)' },
-    renderBudgetTokens: { type: 'number', default: 1200, description: "the parent rendering's budget per child record; only index lists shrink, with markers (ledgerline: ~1.2k tokens; four merged ≈ 5k)" },
-    transcriptRef: { type: 'boolean', default: true, description: 'store the transcript, set transcript_ref and give the receiver fetch_transcript_span' },
-    maxTokens: { type: 'number', default: 2000, description: "max output tokens of each contract call (ledgerline's child spent ≈900 filling it)" },
+    maxRetries: {
+      type: 'number',
+      default: 2,
+      description: 'retries after a rejected record before SubagentContractError (ledgerline: max_retries=2)',
+    },
+    renderBudgetTokens: {
+      type: 'number',
+      default: 1200,
+      description:
+        "the parent rendering's budget per child record; only index lists shrink, with markers (ledgerline: ~1.2k tokens; four merged ≈ 5k)",
+    },
+    transcriptRef: {
+      type: 'boolean',
+      default: true,
+      description: 'store the transcript, set transcript_ref and give the receiver fetch_transcript_span',
+    },
+    maxTokens: {
+      type: 'number',
+      default: 2000,
+      description: "max output tokens of each contract call (ledgerline's child spent ≈900 filling it)",
+    },
   },
   async prepare(ctx, params) {
     const sources = ctx.case.sources ?? [ctx.case.source];
@@ -52,14 +70,28 @@ export const structuredContract = defineStrategy<ContractParams>({
         stored.push({ ref, transcript: source });
       } else delete guarded.result.transcript_ref;
       records.push(guarded.result);
-      flags.push(...guarded.flags.map((f) => (sources.length > 1 ? { ...f, detail: `child ${i + 1}: ${f.detail}` } : f)));
+      flags.push(
+        ...guarded.flags.map((f) =>
+          sources.length > 1 ? { ...f, detail: `child ${i + 1}: ${f.detail}` } : f,
+        ),
+      );
     }
     const record = records.length > 1 ? mergeContracts(records) : records[0]!;
-    const from = sources.length > 1 ? `${sources.length} research children (merged mechanically)` : 'the research child';
+    const from =
+      sources.length > 1 ? `${sources.length} research children (merged mechanically)` : 'the research child';
     // Each child's record is worth its own budget: four contracts come to about 5k tokens (ledgerline), not 1.2k.
-    const rendering = renderContract(record, { from, budgetTokens: params.renderBudgetTokens * records.length, flags, transcripts: stored });
+    const rendering = renderContract(record, {
+      from,
+      budgetTokens: params.renderBudgetTokens * records.length,
+      flags,
+      transcripts: stored,
+    });
     const history = receiverHistory(ctx);
-    const messages: ChatMessage[] = attachReturn(history, rendering.text, 'Structured result handed over by the other agent:');
+    const messages: ChatMessage[] = attachReturn(
+      history,
+      rendering.text,
+      'Structured result handed over by the other agent:',
+    );
     return finishHandoff(ctx, {
       system: ctx.case.direction === 'return' ? framings.parent : framings.continuity,
       messages,
@@ -85,7 +117,11 @@ export const contractRequest =
  * The forced call, validated; a rejection is sent back as the call's error result (the child sees the
  * validator's messages) and the call is retried, at most `maxRetries` times.
  */
-export async function fillContract(ctx: StrategyContext, source: Transcript, params: Pick<ContractParams, 'maxRetries' | 'maxTokens'>): Promise<{ result: ResearchResult; calls: ModelResponse[] }> {
+export async function fillContract(
+  ctx: StrategyContext,
+  source: Transcript,
+  params: Pick<ContractParams, 'maxRetries' | 'maxTokens'>,
+): Promise<{ result: ResearchResult; calls: ModelResponse[] }> {
   const messages: ChatMessage[] = [...source.messages.map(toChat), { role: 'user', text: contractRequest }];
   const calls: ModelResponse[] = [];
   let errors: string[] = [];
@@ -105,7 +141,10 @@ export async function fillContract(ctx: StrategyContext, source: Transcript, par
     if (call && errors.length === 0) return { result: call.input as ResearchResult, calls };
     if (call) {
       messages.push({ role: 'assistant', ...(res.text ? { text: res.text } : {}), toolCalls: [call] });
-      messages.push({ role: 'user', toolResults: [{ callId: call.id, isError: true, content: rejection(errors) }] });
+      messages.push({
+        role: 'user',
+        toolResults: [{ callId: call.id, isError: true, content: rejection(errors) }],
+      });
     } else {
       messages.push({ role: 'assistant', text: res.text || '(no tool call)' });
       messages.push({ role: 'user', text: rejection(errors) });

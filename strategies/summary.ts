@@ -16,19 +16,32 @@ export const summary = defineStrategy<{ maxTokens: number }>({
   description: 'The source model summarises its own findings in under N tokens; the summary is handed over.',
   seed: 'ledgerline: "a final turn asking the child to summarise its findings in under 400 tokens"',
   params: {
-    maxTokens: { type: 'number', default: 400, description: 'the summary budget named in the request and set as the call\'s max tokens (ledgerline: under 400 tokens)' },
+    maxTokens: {
+      type: 'number',
+      default: 400,
+      description:
+        "the summary budget named in the request and set as the call's max tokens (ledgerline: under 400 tokens)",
+    },
   },
   async prepare(ctx, params) {
     const sources = ctx.case.sources ?? [ctx.case.source];
     const calls: ModelResponse[] = [];
     for (const source of sources) calls.push(await summarise(ctx, source, params.maxTokens));
-    const texts = calls.map((r, i) => (sources.length > 1 ? `Child ${i + 1} of ${sources.length}${sources[i]!.id ? ` (${sources[i]!.id})` : ''}:\n` : '') + r.text.trim());
+    const texts = calls.map(
+      (r, i) =>
+        (sources.length > 1
+          ? `Child ${i + 1} of ${sources.length}${sources[i]!.id ? ` (${sources[i]!.id})` : ''}:\n`
+          : '') + r.text.trim(),
+    );
     const payload = texts.join('\n\n');
     const history = receiverHistory(ctx);
     const returning = ctx.case.direction === 'return';
     const messages: ChatMessage[] = returning
       ? attachReturn(history, payload, 'Summary returned by the research child:')
-      : [...history, { role: 'user', text: `Summary of the work so far, handed over by the other agent:\n\n${payload}` }];
+      : [
+          ...history,
+          { role: 'user', text: `Summary of the work so far, handed over by the other agent:\n\n${payload}` },
+        ];
     return finishHandoff(ctx, {
       system: returning ? framings.parent : framings.continuity,
       messages,
@@ -41,9 +54,14 @@ export const summary = defineStrategy<{ maxTokens: number }>({
   },
 });
 
-export const summaryRequest = (maxTokens: number) => `Summarise your findings in under ${maxTokens} tokens for the agent that will act on them.`;
+export const summaryRequest = (maxTokens: number) =>
+  `Summarise your findings in under ${maxTokens} tokens for the agent that will act on them.`;
 
-async function summarise(ctx: StrategyContext, source: Transcript, maxTokens: number): Promise<ModelResponse> {
+async function summarise(
+  ctx: StrategyContext,
+  source: Transcript,
+  maxTokens: number,
+): Promise<ModelResponse> {
   return ctx.call('source', {
     purpose: 'summarize',
     messages: [...source.messages.map(toChat), { role: 'user', text: summaryRequest(maxTokens) }],

@@ -24,7 +24,11 @@ export interface RetentionPolicy {
   retainedResultCap: number;
 }
 
-export const adr0093Retention: RetentionPolicy = { expandTurns: 2, retainBytes: 160 * 1024, retainedResultCap: 1500 };
+export const adr0093Retention: RetentionPolicy = {
+  expandTurns: 2,
+  retainBytes: 160 * 1024,
+  retainedResultCap: 1500,
+};
 
 export type TrailFate = 'expanded' | 'retained' | 'manifest';
 

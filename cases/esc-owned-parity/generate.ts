@@ -7,7 +7,12 @@ import { numbered } from '../lib/text.ts';
 import { gotest, pytest, vitest, type Runner } from '../milk/runners.ts';
 
 const all = [...designs, ...moreDesigns];
-const runners: Record<string, Runner> = { ratelimit: vitest, flags: pytest, 'audit-export': gotest, 'webhook-retries': vitest };
+const runners: Record<string, Runner> = {
+  ratelimit: vitest,
+  flags: pytest,
+  'audit-export': gotest,
+  'webhook-retries': vitest,
+};
 const HEDGE_Q = ['could not determine', 'could not confirm', 'unclear', 'not verified', 'unverified'];
 const ASSUME_Q = ['assuming', 'assumption', 'assumed'];
 
@@ -45,19 +50,105 @@ function session(d: Design, runner: Runner, r: Random, index: number) {
   const red = runner.run(r, file, r.shuffle(d.tests), d.failingTest);
   const green = runner.run(r, file, r.shuffle(d.tests), null);
   s.user(`${d.repo}: ${d.task}`);
-  s.act(`Reading the design first.`, { name: 'read_file', input: { path: d.docPath }, result: numbered(d.doc) });
-  s.act('Checking what already exists around this area.', { name: 'search_code', input: { pattern: d.modulePath.split('/').pop()!.replace(/\.\w+$/, '') }, result: `No matches found for "${d.modulePath.split('/').pop()!.replace(/\.\w+$/, '')}" outside docs/.` });
-  s.act(`Writing ${d.modulePath} to the design.`, { name: 'write_file', input: { path: d.modulePath, content: d.module }, result: `File created: ${d.modulePath} (${d.module.split('\n').length} lines)` });
-  s.act('Now the tests, one per rule in the design.', { name: 'write_file', input: { path: d.testPath.includes('/') && !d.testPath.startsWith('github.com') ? d.testPath : `${d.modulePath.replace(/\.go$/, '_test.go')}`, content: d.tests.map((t) => `// ${t}`).join('\n') }, result: `File created (${d.tests.length} tests).` });
-  s.act('Running them.', { name: 'run', input: { command: runner.command }, result: red.output, isError: true });
-  s.act(`One failure: ${d.fix.why}. Fixing.`, { name: 'edit_file', input: { path: d.modulePath, old_string: d.fix.old, new_string: d.fix.new }, result: `Applied edit to ${d.modulePath}.` });
+  s.act(`Reading the design first.`, {
+    name: 'read_file',
+    input: { path: d.docPath },
+    result: numbered(d.doc),
+  });
+  s.act('Checking what already exists around this area.', {
+    name: 'search_code',
+    input: {
+      pattern: d.modulePath
+        .split('/')
+        .pop()!
+        .replace(/\.\w+$/, ''),
+    },
+    result: `No matches found for "${d.modulePath
+      .split('/')
+      .pop()!
+      .replace(/\.\w+$/, '')}" outside docs/.`,
+  });
+  s.act(`Writing ${d.modulePath} to the design.`, {
+    name: 'write_file',
+    input: { path: d.modulePath, content: d.module },
+    result: `File created: ${d.modulePath} (${d.module.split('\n').length} lines)`,
+  });
+  s.act('Now the tests, one per rule in the design.', {
+    name: 'write_file',
+    input: {
+      path:
+        d.testPath.includes('/') && !d.testPath.startsWith('github.com')
+          ? d.testPath
+          : `${d.modulePath.replace(/\.go$/, '_test.go')}`,
+      content: d.tests.map((t) => `// ${t}`).join('\n'),
+    },
+    result: `File created (${d.tests.length} tests).`,
+  });
+  s.act('Running them.', {
+    name: 'run',
+    input: { command: runner.command },
+    result: red.output,
+    isError: true,
+  });
+  s.act(`One failure: ${d.fix.why}. Fixing.`, {
+    name: 'edit_file',
+    input: { path: d.modulePath, old_string: d.fix.old, new_string: d.fix.new },
+    result: `Applied edit to ${d.modulePath}.`,
+  });
   s.act('Re-running.', { name: 'run', input: { command: runner.command }, result: green.output });
-  const confident: Assertion[] = d.report.confident.map((c) => ({ id: c.id, kind: 'confident', statement: c.statement, claim: c.statement, cues: c.cues, provenance: c.provenance }));
-  const hedge: Assertion = { id: 'hedge', kind: 'hedged', statement: d.report.hedge.statement, claim: d.report.hedge.claim, cues: d.report.hedge.cues, qualifierCues: HEDGE_Q };
-  const assumption: Assertion = { id: 'assumption', kind: 'assumption', statement: d.report.assumption.statement, claim: d.report.assumption.claim, cues: d.report.assumption.cues, qualifierCues: ASSUME_Q };
-  s.say(['Done — implemented to the design, all tests green.', '', ...confident.map((a) => `- ${a.statement}`), '', 'Open points:', `- ${hedge.statement}`, `- ${assumption.statement}`].join('\n'));
-  s.user(r.pick(['Great, thanks. Add a CHANGELOG entry for it too.', 'Thanks! Please add it to the CHANGELOG under Unreleased.']));
-  s.act(undefined, { name: 'edit_file', input: { path: 'CHANGELOG.md', old_string: '## Unreleased\n', new_string: `## Unreleased\n\n- ${d.task.split('.')[0]}.\n` }, result: 'Applied edit to CHANGELOG.md.' });
+  const confident: Assertion[] = d.report.confident.map((c) => ({
+    id: c.id,
+    kind: 'confident',
+    statement: c.statement,
+    claim: c.statement,
+    cues: c.cues,
+    provenance: c.provenance,
+  }));
+  const hedge: Assertion = {
+    id: 'hedge',
+    kind: 'hedged',
+    statement: d.report.hedge.statement,
+    claim: d.report.hedge.claim,
+    cues: d.report.hedge.cues,
+    qualifierCues: HEDGE_Q,
+  };
+  const assumption: Assertion = {
+    id: 'assumption',
+    kind: 'assumption',
+    statement: d.report.assumption.statement,
+    claim: d.report.assumption.claim,
+    cues: d.report.assumption.cues,
+    qualifierCues: ASSUME_Q,
+  };
+  s.say(
+    [
+      'Done — implemented to the design, all tests green.',
+      '',
+      ...confident.map((a) => `- ${a.statement}`),
+      '',
+      'Open points:',
+      `- ${hedge.statement}`,
+      `- ${assumption.statement}`,
+    ].join('\n'),
+  );
+  s.user(
+    r.pick([
+      'Great, thanks. Add a CHANGELOG entry for it too.',
+      'Thanks! Please add it to the CHANGELOG under Unreleased.',
+    ]),
+  );
+  s.act(undefined, {
+    name: 'edit_file',
+    input: {
+      path: 'CHANGELOG.md',
+      old_string: '## Unreleased\n',
+      new_string: `## Unreleased\n\n- ${d.task.split('.')[0]}.\n`,
+    },
+    result: 'Applied edit to CHANGELOG.md.',
+  });
   s.say('Added under Unreleased.');
-  return { transcript: s.build(`owned-${d.id}`, { repo: d.repo }), assertions: [...confident, hedge, assumption] };
+  return {
+    transcript: s.build(`owned-${d.id}`, { repo: d.repo }),
+    assertions: [...confident, hedge, assumption],
+  };
 }

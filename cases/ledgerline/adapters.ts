@@ -11,13 +11,21 @@ interface Operation {
 
 const operations: Record<string, Operation[]> = {
   checkout: [
-    { method: 'createCharge', path: '/v1/charges', fields: ['amount', 'currency', 'source', 'description', 'statementDescriptor'] },
+    {
+      method: 'createCharge',
+      path: '/v1/charges',
+      fields: ['amount', 'currency', 'source', 'description', 'statementDescriptor'],
+    },
     { method: 'capture', path: '/v1/charges/{id}/capture', fields: ['amount'] },
     { method: 'refund', path: '/v1/refunds', fields: ['charge', 'amount', 'reason'] },
     { method: 'confirmThreeDS', path: '/v1/charges/{id}/3ds/confirm', fields: ['returnUrl'] },
   ],
   subscriptions: [
-    { method: 'createSubscription', path: '/v1/subscriptions', fields: ['customer', 'plan', 'trialDays', 'mandate'] },
+    {
+      method: 'createSubscription',
+      path: '/v1/subscriptions',
+      fields: ['customer', 'plan', 'trialDays', 'mandate'],
+    },
     { method: 'cancelSubscription', path: '/v1/subscriptions/{id}/cancel', fields: ['atPeriodEnd'] },
     { method: 'retryInvoice', path: '/v1/invoices/{id}/retry', fields: ['attempt'] },
   ],
@@ -28,11 +36,23 @@ const operations: Record<string, Operation[]> = {
   ],
   marketplace: [
     { method: 'createSplitCharge', path: '/v1/charges', fields: ['amount', 'currency', 'source', 'splits'] },
-    { method: 'transferToSeller', path: '/v1/transfers', fields: ['amount', 'currency', 'destination', 'sourceTransaction'] },
-    { method: 'reverseTransfer', path: '/v1/transfers/{id}/reversals', fields: ['amount', 'refundApplicationFee'] },
+    {
+      method: 'transferToSeller',
+      path: '/v1/transfers',
+      fields: ['amount', 'currency', 'destination', 'sourceTransaction'],
+    },
+    {
+      method: 'reverseTransfer',
+      path: '/v1/transfers/{id}/reversals',
+      fields: ['amount', 'refundApplicationFee'],
+    },
   ],
   terminal: [
-    { method: 'createTerminalPayment', path: '/v1/terminal/payments', fields: ['amount', 'currency', 'reader', 'tipAmount'] },
+    {
+      method: 'createTerminalPayment',
+      path: '/v1/terminal/payments',
+      fields: ['amount', 'currency', 'reader', 'tipAmount'],
+    },
     { method: 'cancelTerminalPayment', path: '/v1/terminal/payments/{id}/cancel', fields: [] },
     { method: 'refundTerminalPayment', path: '/v1/refunds', fields: ['charge', 'amount', 'reason'] },
   ],
@@ -104,10 +124,21 @@ export function adapterSource(w: LedgerWorld, a: AdapterSpec): string {
 
 function operation(op: Operation): string[] {
   const hasId = op.path.includes('{id}');
-  const args = [`merchant: MerchantConfig`, ...(hasId ? ['id: string'] : []), ...(op.fields.length ? [`input: { ${op.fields.map((f) => `${f}?: unknown`).join('; ')} }`] : [])];
+  const args = [
+    `merchant: MerchantConfig`,
+    ...(hasId ? ['id: string'] : []),
+    ...(op.fields.length ? [`input: { ${op.fields.map((f) => `${f}?: unknown`).join('; ')} }`] : []),
+  ];
   const path = hasId ? `\`${op.path.replace('{id}', '${encodeURIComponent(id)}')}\`` : `'${op.path}'`;
-  const body = op.fields.length ? `{ ${op.fields.map((f) => `${snake(f)}: input.${f}`).join(', ')} }` : 'undefined';
-  const checks = op.fields.slice(0, 3).map((f) => `    if (input.${f} === undefined) throw new ValidationError('${op.method}', '${f} is required');`);
+  const body = op.fields.length
+    ? `{ ${op.fields.map((f) => `${snake(f)}: input.${f}`).join(', ')} }`
+    : 'undefined';
+  const checks = op.fields
+    .slice(0, 3)
+    .map(
+      (f) =>
+        `    if (input.${f} === undefined) throw new ValidationError('${op.method}', '${f} is required');`,
+    );
   return [
     `  /**`,
     `   * ${op.method}: ${op.path === '/v1/balance' ? 'GET' : 'POST'} ${op.path}.`,
@@ -181,12 +212,53 @@ function versionHandling(a: AdapterSpec, prefix: string): string[] {
 }
 
 const mappedFields: Record<string, string[]> = {
-  checkout: ['id', 'amount', 'amount_captured', 'currency', 'status', 'payment_method', 'outcome.network_status', 'outcome.risk_level', 'three_d_secure.version', 'refunded', 'created'],
-  subscriptions: ['id', 'customer', 'plan', 'status', 'current_period_end', 'trial_end', 'mandate.status', 'latest_invoice', 'cancel_at_period_end'],
+  checkout: [
+    'id',
+    'amount',
+    'amount_captured',
+    'currency',
+    'status',
+    'payment_method',
+    'outcome.network_status',
+    'outcome.risk_level',
+    'three_d_secure.version',
+    'refunded',
+    'created',
+  ],
+  subscriptions: [
+    'id',
+    'customer',
+    'plan',
+    'status',
+    'current_period_end',
+    'trial_end',
+    'mandate.status',
+    'latest_invoice',
+    'cancel_at_period_end',
+  ],
   payouts: ['id', 'amount', 'currency', 'arrival_date', 'method', 'status', 'failure_code', 'destination'],
   marketplace: ['id', 'amount', 'currency', 'transfer_group', 'splits', 'status', 'application_fee_amount'],
-  terminal: ['id', 'amount', 'tip_amount', 'currency', 'reader', 'status', 'reader.software_version', 'card_present.brand'],
-  invoicing: ['id', 'customer', 'status', 'due_date', 'collection', 'amount_due', 'amount_paid', 'hosted_url', 'lines'],
+  terminal: [
+    'id',
+    'amount',
+    'tip_amount',
+    'currency',
+    'reader',
+    'status',
+    'reader.software_version',
+    'card_present.brand',
+  ],
+  invoicing: [
+    'id',
+    'customer',
+    'status',
+    'due_date',
+    'collection',
+    'amount_due',
+    'amount_paid',
+    'hosted_url',
+    'lines',
+  ],
 };
 
 function responseMapping(a: AdapterSpec): string[] {
@@ -195,7 +267,13 @@ function responseMapping(a: AdapterSpec): string[] {
     `  /** Maps ${/^[aeiou]/.test(a.name) ? 'an' : 'a'} ${a.name} response to Ledgerline's model; fields renamed across versions are read both ways. */`,
     `  static toModel(raw: Record<string, any>) {`,
     `    return {`,
-    ...fields.map((f) => `      ${camel(f)}: raw${f.split('.').map((k) => `?.${k}`).join('')} ?? null,`),
+    ...fields.map(
+      (f) =>
+        `      ${camel(f)}: raw${f
+          .split('.')
+          .map((k) => `?.${k}`)
+          .join('')} ?? null,`,
+    ),
     `      paymentMethod: raw.payment_method ?? raw.source ?? null, // renamed in 2024-09`,
     `      providerVersion: raw.api_version ?? null,`,
     `    };`,
@@ -263,26 +341,28 @@ export function registrySource(w: LedgerWorld): string {
 /** When readable, the sandbox adapter ignores the merchant's pin and sends its own. */
 export function sandboxSource(w: LedgerWorld): string {
   const slug = w.provider.slug;
-  return [
-    `/**`,
-    ` * Sandbox adapter: test-mode merchants only. Sandbox keys are provisioned against one fixed`,
-    ` * ${w.provider.name} version, so merchant_config.api_version is ignored here.`,
-    ` */`,
-    `import { ${pascal(slug)}Client, type ApiVersion } from '../lib/${slug}/client';`,
-    `import type { MerchantConfig } from '../lib/merchant-config';`,
-    ``,
-    `const SANDBOX_API_VERSION: ApiVersion = '${w.sandbox.pin}';`,
-    ``,
-    `export class SandboxAdapter {`,
-    `  constructor(private readonly options: { client: ${pascal(slug)}Client }) {}`,
-    ``,
-    `  async createCharge(merchant: MerchantConfig, input: { amount: number; currency: string }) {`,
-    `    return this.options.client.request('POST', '/v1/charges', input, {`,
-    `      version: SANDBOX_API_VERSION,`,
-    `      merchantId: merchant.merchantId,`,
-    `      sandbox: true,`,
-    `    });`,
-    `  }`,
-    `}`,
-  ].join('\n') + '\n';
+  return (
+    [
+      `/**`,
+      ` * Sandbox adapter: test-mode merchants only. Sandbox keys are provisioned against one fixed`,
+      ` * ${w.provider.name} version, so merchant_config.api_version is ignored here.`,
+      ` */`,
+      `import { ${pascal(slug)}Client, type ApiVersion } from '../lib/${slug}/client';`,
+      `import type { MerchantConfig } from '../lib/merchant-config';`,
+      ``,
+      `const SANDBOX_API_VERSION: ApiVersion = '${w.sandbox.pin}';`,
+      ``,
+      `export class SandboxAdapter {`,
+      `  constructor(private readonly options: { client: ${pascal(slug)}Client }) {}`,
+      ``,
+      `  async createCharge(merchant: MerchantConfig, input: { amount: number; currency: string }) {`,
+      `    return this.options.client.request('POST', '/v1/charges', input, {`,
+      `      version: SANDBOX_API_VERSION,`,
+      `      merchantId: merchant.merchantId,`,
+      `      sandbox: true,`,
+      `    });`,
+      `  }`,
+      `}`,
+    ].join('\n') + '\n'
+  );
 }

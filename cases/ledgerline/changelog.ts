@@ -4,9 +4,10 @@ import { RETIRING } from './world.ts';
 /** The provider's changelog as vendored in the repo: the retirement date and the sandbox note live here. */
 export function changelog(w: LedgerWorld): string {
   const p = w.provider;
-  const grace = w.graceDays > 0
-    ? `Requests pinned to ${RETIRING} may continue to succeed for up to ${w.graceDays} days after that date while traffic drains; this is not guaranteed and must not be relied on.`
-    : `There is no grace period: the first request after the retirement date fails.`;
+  const grace =
+    w.graceDays > 0
+      ? `Requests pinned to ${RETIRING} may continue to succeed for up to ${w.graceDays} days after that date while traffic drains; this is not guaranteed and must not be relied on.`
+      : `There is no grace period: the first request after the retirement date fails.`;
   return [
     `# ${p.name} API changelog`,
     ``,

@@ -7,10 +7,28 @@ import { grep, numbered, renderGrep, renderTable } from '../lib/text.ts';
 import { SessionBuilder } from '../lib/session.ts';
 import { Random } from '../lib/random.ts';
 
-export const TABLE_COLUMNS = ['merchant_id', 'display_name', 'adapter', 'api_version', 'region', 'settlement_currency', 'created_at', 'updated_at'];
+export const TABLE_COLUMNS = [
+  'merchant_id',
+  'display_name',
+  'adapter',
+  'api_version',
+  'region',
+  'settlement_currency',
+  'created_at',
+  'updated_at',
+];
 
 export function tableRows(w: LedgerWorld): (string | null)[][] {
-  return w.merchants.map((m) => [m.id, m.name, m.adapter, m.apiVersion, m.region, m.currency, m.createdAt, m.updatedAt]);
+  return w.merchants.map((m) => [
+    m.id,
+    m.name,
+    m.adapter,
+    m.apiVersion,
+    m.region,
+    m.currency,
+    m.createdAt,
+    m.updatedAt,
+  ]);
 }
 
 /**
@@ -18,29 +36,70 @@ export function tableRows(w: LedgerWorld): (string | null)[][] {
  * adapter reads, one more search (and, when it tries, a read of something it cannot reach). Every
  * tool result is computed from the world's files and table, so the findings are true of what it saw.
  */
-export function childSession(w: LedgerWorld, files: Record<string, string>, f: Findings, brief: string, seed: number): Transcript {
+export function childSession(
+  w: LedgerWorld,
+  files: Record<string, string>,
+  f: Findings,
+  brief: string,
+  seed: number,
+): Transcript {
   const r = new Random('ledgerline-child', seed, w.index);
   const s = new SessionBuilder('researcher', 'child', `toolu_lc${w.index}`, 'large');
   s.user(brief, 'parent');
-  const search = (pattern: string, re: RegExp, context: number) => ({ name: 'search_code', input: { pattern, path: '.', context }, result: renderGrep(files, grep(files, re), context) });
-  const read = (path: string) => ({ name: 'read_file', input: { path }, result: files[path] ? numbered(files[path]!) : `Error: ENOENT: no such file or directory, open '${path}'`, isError: !files[path] });
+  const search = (pattern: string, re: RegExp, context: number) => ({
+    name: 'search_code',
+    input: { pattern, path: '.', context },
+    result: renderGrep(files, grep(files, re), context),
+  });
+  const read = (path: string) => ({
+    name: 'read_file',
+    input: { path },
+    result: files[path] ? numbered(files[path]!) : `Error: ENOENT: no such file or directory, open '${path}'`,
+    isError: !files[path],
+  });
 
-  s.act(`I'll start by finding every place the retiring version ${RETIRING} appears, then check how api_version flows from the table into requests.`, search(RETIRING, /2023-10/, 2));
-  s.act(`${RETIRING} shows up in adapter constants, test fixtures and the vendored changelog. Now the version plumbing: where api_version is read and how each adapter resolves it.`, search('api_version|apiVersion|DEFAULT_API_VERSION', /api_version|apiVersion|DEFAULT_API_VERSION/, 2));
-  s.act(`The client defaults to ${w.successor} when a row has no api_version, but adapters resolve versions themselves. Let me read the changelog for the exact retirement terms before counting merchants.`, read(changelogPath(w)));
+  s.act(
+    `I'll start by finding every place the retiring version ${RETIRING} appears, then check how api_version flows from the table into requests.`,
+    search(RETIRING, /2023-10/, 2),
+  );
+  s.act(
+    `${RETIRING} shows up in adapter constants, test fixtures and the vendored changelog. Now the version plumbing: where api_version is read and how each adapter resolves it.`,
+    search('api_version|apiVersion|DEFAULT_API_VERSION', /api_version|apiVersion|DEFAULT_API_VERSION/, 2),
+  );
+  s.act(
+    `The client defaults to ${w.successor} when a row has no api_version, but adapters resolve versions themselves. Let me read the changelog for the exact retirement terms before counting merchants.`,
+    read(changelogPath(w)),
+  );
   s.act(
     `Retirement is ${w.retirementDate} with HTTP 410 version_retired afterwards, in test mode too. Now the merchant configuration.`,
-    { name: 'query_table', input: { sql: `SELECT ${TABLE_COLUMNS.join(', ')} FROM merchant_config ORDER BY merchant_id;` }, result: renderTable(TABLE_COLUMNS, tableRows(w)) },
+    {
+      name: 'query_table',
+      input: { sql: `SELECT ${TABLE_COLUMNS.join(', ')} FROM merchant_config ORDER BY merchant_id;` },
+      result: renderTable(TABLE_COLUMNS, tableRows(w)),
+    },
   );
   s.say(tableNotes(w));
   const second = w.decoyAdapter ?? r.pick(w.adapters.filter((a) => a.name !== w.fallbackAdapter)).name;
-  s.act(`${w.merchants.length} rows. Several use adapter '${w.fallbackAdapter}' with versions that adapter may not support. Reading it and ${second} to see what happens on a negotiation failure.`, read(adapterPath(w.fallbackAdapter)), read(adapterPath(second)));
+  s.act(
+    `${w.merchants.length} rows. Several use adapter '${w.fallbackAdapter}' with versions that adapter may not support. Reading it and ${second} to see what happens on a negotiation failure.`,
+    read(adapterPath(w.fallbackAdapter)),
+    read(adapterPath(second)),
+  );
   s.act(
     `${adapterPath(w.fallbackAdapter)} catches UnsupportedVersionError and silently sends FALLBACK_API_VERSION. Checking for other fallbacks and for how the sandbox adapter and batch jobs pick a version.`,
-    search('FALLBACK_API_VERSION|sandbox|_BATCH_VERSION|edge proxy', /FALLBACK_API_VERSION|sandbox|_BATCH_VERSION|edge proxy/, 3),
+    search(
+      'FALLBACK_API_VERSION|sandbox|_BATCH_VERSION|edge proxy',
+      /FALLBACK_API_VERSION|sandbox|_BATCH_VERSION|edge proxy/,
+      3,
+    ),
   );
-  if (w.sandbox.readable) s.act('The sandbox adapter is in the repo; reading its pin.', read('adapters/sandbox.ts'));
-  else if (r.chance(0.6)) s.act('The sandbox adapter is imported from a package. Trying to read its build output.', read('node_modules/@ledgerline/sandbox-adapter/dist/index.js'));
+  if (w.sandbox.readable)
+    s.act('The sandbox adapter is in the repo; reading its pin.', read('adapters/sandbox.ts'));
+  else if (r.chance(0.6))
+    s.act(
+      'The sandbox adapter is imported from a package. Trying to read its build output.',
+      read('node_modules/@ledgerline/sandbox-adapter/dist/index.js'),
+    );
   s.say(finalMessage(w, f));
   return s.build(`ledgerline-${w.index}-child`);
 }

@@ -17,64 +17,256 @@ export function earlierEscalations(s: SessionBuilder, w: LedgerWorld, r: Random)
 
 function currencyChange(s: SessionBuilder, w: LedgerWorld, r: Random, m: Merchant): void {
   const ticket = w.ticket.number - r.int(10, 45);
-  s.user(`Quick one, ticket #${ticket}: ${m.name} (${m.id}) wants to switch settlement currency from ${m.currency.toUpperCase()} to EUR. Can we do it and what happens to funds in transit?`, 'tier2');
-  const balance = { merchant_id: m.id, settlement_currency: m.currency, available: [{ amount: r.int(10000, 900000), currency: m.currency }], pending: [{ amount: r.int(1000, 90000), currency: m.currency }], in_transit_payouts: r.int(0, 3), reserves: { rolling_reserve_pct: r.pick([0, 5, 10]), held: r.int(0, 50000) }, bank_accounts: [{ id: `ba_${r.hex(12)}`, currency: m.currency, country: m.region === 'eu-west' ? 'IE' : 'US', default_for_currency: true }], last_currency_change: null };
-  s.act('Checking their balance, bank accounts and the currency-change article.',
-    { name: 'get_balance', input: { merchant_id: m.id }, result: JSON.stringify(balance, null, 2) },
-    { name: 'read_kb_article', input: { id: 'KB-1321' }, result: ['KB-1321 · Changing settlement currency', '', '- Needs a bank account in the new currency, verified before the switch.', '- Funds already pending or in transit settle in the old currency.', '- The switch takes effect at the next daily cut-off (00:00 UTC).', '- Only merchant success can make the change; support collects the request and the new bank details.', '- Conversion fees apply to charges in currencies other than the settlement currency.'].join('\n') },
+  s.user(
+    `Quick one, ticket #${ticket}: ${m.name} (${m.id}) wants to switch settlement currency from ${m.currency.toUpperCase()} to EUR. Can we do it and what happens to funds in transit?`,
+    'tier2',
   );
-  s.say(`Answer for ticket #${ticket}: yes, but ${m.name} has no EUR bank account on file (only ${m.currency.toUpperCase()}), so they must add and verify one first. Pending and in-transit funds settle in ${m.currency.toUpperCase()}; the switch applies from the next 00:00 UTC cut-off after merchant success makes the change. Suggested reply: ask for the EUR account details and explain the cut-off and conversion fees.`);
+  const balance = {
+    merchant_id: m.id,
+    settlement_currency: m.currency,
+    available: [{ amount: r.int(10000, 900000), currency: m.currency }],
+    pending: [{ amount: r.int(1000, 90000), currency: m.currency }],
+    in_transit_payouts: r.int(0, 3),
+    reserves: { rolling_reserve_pct: r.pick([0, 5, 10]), held: r.int(0, 50000) },
+    bank_accounts: [
+      {
+        id: `ba_${r.hex(12)}`,
+        currency: m.currency,
+        country: m.region === 'eu-west' ? 'IE' : 'US',
+        default_for_currency: true,
+      },
+    ],
+    last_currency_change: null,
+  };
+  s.act(
+    'Checking their balance, bank accounts and the currency-change article.',
+    { name: 'get_balance', input: { merchant_id: m.id }, result: JSON.stringify(balance, null, 2) },
+    {
+      name: 'read_kb_article',
+      input: { id: 'KB-1321' },
+      result: [
+        'KB-1321 · Changing settlement currency',
+        '',
+        '- Needs a bank account in the new currency, verified before the switch.',
+        '- Funds already pending or in transit settle in the old currency.',
+        '- The switch takes effect at the next daily cut-off (00:00 UTC).',
+        '- Only merchant success can make the change; support collects the request and the new bank details.',
+        '- Conversion fees apply to charges in currencies other than the settlement currency.',
+      ].join('\n'),
+    },
+  );
+  s.say(
+    `Answer for ticket #${ticket}: yes, but ${m.name} has no EUR bank account on file (only ${m.currency.toUpperCase()}), so they must add and verify one first. Pending and in-transit funds settle in ${m.currency.toUpperCase()}; the switch applies from the next 00:00 UTC cut-off after merchant success makes the change. Suggested reply: ask for the EUR account details and explain the cut-off and conversion fees.`,
+  );
 }
 
 function webhookFailures(s: SessionBuilder, w: LedgerWorld, r: Random, m: Merchant): void {
   const ticket = w.ticket.number - r.int(260, 299);
   const endpoint = `https://hooks.${m.name.toLowerCase().replace(/[^a-z]+/g, '')}.example/ledgerline`;
-  const serverLog = Array.from({ length: 24 }, (_, i) => `2025-09-${String(10 + Math.floor(i / 4)).padStart(2, '0')}T0${i % 10}:1${i % 6}:0${i % 9}Z [webhook] POST /ledgerline 400 - signature mismatch (header=ll-signature t=${1757000000 + i * 917},v1=${r.hex(16)}…) body_bytes=${r.int(800, 2400)} proxy=nginx/1.25`).join('\n');
-  s.user(`Ticket #${ticket}: ${m.name} (${m.id}) says our webhooks have been failing signature checks since Monday. They pasted their server log.`, 'tier2');
-  const deliveries = Array.from({ length: 24 }, (_, i) => [`whd_${r.hex(12)}`, r.pick(['charge.succeeded', 'charge.refunded', 'payout.paid']), `2025-09-${String(8 + Math.floor(i / 3)).padStart(2, '0')} ${String(i % 24).padStart(2, '0')}:0${i % 10}`, i < 6 ? 200 : 400, i < 6 ? 1 : r.int(3, 8), i < 6 ? '' : 'signature mismatch']);
-  s.act('Reading the ticket with their log, and our delivery records for their endpoint.',
-    { name: 'get_ticket', input: { id: ticket }, result: [`Ticket #${ticket} — "Webhook signature failures"`, `Merchant: ${m.name} (${m.id})`, '', '--- Message 1 · merchant', 'Since Monday every webhook from you fails our signature check. Nothing changed on our side except we moved the endpoint behind a new nginx proxy. Log below.', '', serverLog, '', '--- Internal note · Tier 1', 'Signing secret not rotated in the last 90 days. Escalating.'].join('\n') },
-    { name: 'get_webhook_deliveries', input: { merchant_id: m.id, endpoint, limit: 24 }, result: renderTable(['delivery_id', 'event', 'sent_at', 'status', 'attempts', 'error'], deliveries) },
+  const serverLog = Array.from(
+    { length: 24 },
+    (_, i) =>
+      `2025-09-${String(10 + Math.floor(i / 4)).padStart(2, '0')}T0${i % 10}:1${i % 6}:0${i % 9}Z [webhook] POST /ledgerline 400 - signature mismatch (header=ll-signature t=${1757000000 + i * 917},v1=${r.hex(16)}…) body_bytes=${r.int(800, 2400)} proxy=nginx/1.25`,
+  ).join('\n');
+  s.user(
+    `Ticket #${ticket}: ${m.name} (${m.id}) says our webhooks have been failing signature checks since Monday. They pasted their server log.`,
+    'tier2',
   );
-  s.act('Failures start exactly when they added the proxy. Checking our signing article for known proxy issues.', {
-    name: 'read_kb_article',
-    input: { id: 'KB-1544' },
-    result: ['KB-1544 · Webhook signatures', '', 'Ledgerline signs the raw request body. Anything that re-encodes the body before verification (proxies that decompress, re-serialise JSON, or normalise line endings) breaks the signature.', 'Common culprits: nginx with gunzip on, API gateways that parse and re-emit JSON, frameworks that verify the parsed body instead of the raw bytes.', 'Fix on the merchant side: verify against the raw body, or disable the transformation for the webhook route.', 'We never change signing without rotating the secret and emailing the technical contact.'].join('\n'),
-  });
-  s.say(`Answer for ticket #${ticket}: the failures begin with the merchant's new nginx proxy (our deliveries succeeded until Monday, then every attempt got 400 "signature mismatch"). We have not changed signing and their secret was not rotated. KB-1544: a proxy that decompresses or re-serialises the body breaks signatures computed over the raw bytes. Suggested reply: ask them to verify against the raw body or turn off body transformation for the webhook route; failed deliveries will be retried for 3 days, so nothing is lost if they fix it this week.`);
+  const deliveries = Array.from({ length: 24 }, (_, i) => [
+    `whd_${r.hex(12)}`,
+    r.pick(['charge.succeeded', 'charge.refunded', 'payout.paid']),
+    `2025-09-${String(8 + Math.floor(i / 3)).padStart(2, '0')} ${String(i % 24).padStart(2, '0')}:0${i % 10}`,
+    i < 6 ? 200 : 400,
+    i < 6 ? 1 : r.int(3, 8),
+    i < 6 ? '' : 'signature mismatch',
+  ]);
+  s.act(
+    'Reading the ticket with their log, and our delivery records for their endpoint.',
+    {
+      name: 'get_ticket',
+      input: { id: ticket },
+      result: [
+        `Ticket #${ticket} — "Webhook signature failures"`,
+        `Merchant: ${m.name} (${m.id})`,
+        '',
+        '--- Message 1 · merchant',
+        'Since Monday every webhook from you fails our signature check. Nothing changed on our side except we moved the endpoint behind a new nginx proxy. Log below.',
+        '',
+        serverLog,
+        '',
+        '--- Internal note · Tier 1',
+        'Signing secret not rotated in the last 90 days. Escalating.',
+      ].join('\n'),
+    },
+    {
+      name: 'get_webhook_deliveries',
+      input: { merchant_id: m.id, endpoint, limit: 24 },
+      result: renderTable(['delivery_id', 'event', 'sent_at', 'status', 'attempts', 'error'], deliveries),
+    },
+  );
+  s.act(
+    'Failures start exactly when they added the proxy. Checking our signing article for known proxy issues.',
+    {
+      name: 'read_kb_article',
+      input: { id: 'KB-1544' },
+      result: [
+        'KB-1544 · Webhook signatures',
+        '',
+        'Ledgerline signs the raw request body. Anything that re-encodes the body before verification (proxies that decompress, re-serialise JSON, or normalise line endings) breaks the signature.',
+        'Common culprits: nginx with gunzip on, API gateways that parse and re-emit JSON, frameworks that verify the parsed body instead of the raw bytes.',
+        'Fix on the merchant side: verify against the raw body, or disable the transformation for the webhook route.',
+        'We never change signing without rotating the secret and emailing the technical contact.',
+      ].join('\n'),
+    },
+  );
+  s.say(
+    `Answer for ticket #${ticket}: the failures begin with the merchant's new nginx proxy (our deliveries succeeded until Monday, then every attempt got 400 "signature mismatch"). We have not changed signing and their secret was not rotated. KB-1544: a proxy that decompresses or re-serialises the body breaks signatures computed over the raw bytes. Suggested reply: ask them to verify against the raw body or turn off body transformation for the webhook route; failed deliveries will be retried for 3 days, so nothing is lost if they fix it this week.`,
+  );
 }
 
 function payoutDelay(s: SessionBuilder, w: LedgerWorld, r: Random, m: Merchant): void {
   const ticket = w.ticket.number - r.int(300, 900);
-  s.user(`Ticket #${ticket}: ${m.name} (${m.id}) says payouts from the last three business days have not arrived. Can you find out why before they call again?`, 'tier2');
+  s.user(
+    `Ticket #${ticket}: ${m.name} (${m.id}) says payouts from the last three business days have not arrived. Can you find out why before they call again?`,
+    'tier2',
+  );
   const rows = Array.from({ length: 30 }, (_, i) => {
     const late = i < 3;
-    return [`po_${r.hex(14)}`, `2025-0${r.int(6, 9)}-${String(Math.max(1, 28 - i)).padStart(2, '0')}`, r.int(1200, 68000) / 100, m.currency, late ? 'in_transit' : 'paid', late ? 'standard' : r.pick(['standard', 'standard', 'instant']), late ? '' : `2025-0${r.int(6, 9)}-${String(Math.min(28, 30 - i)).padStart(2, '0')}`];
+    return [
+      `po_${r.hex(14)}`,
+      `2025-0${r.int(6, 9)}-${String(Math.max(1, 28 - i)).padStart(2, '0')}`,
+      r.int(1200, 68000) / 100,
+      m.currency,
+      late ? 'in_transit' : 'paid',
+      late ? 'standard' : r.pick(['standard', 'standard', 'instant']),
+      late ? '' : `2025-0${r.int(6, 9)}-${String(Math.min(28, 30 - i)).padStart(2, '0')}`,
+    ];
   });
-  s.act(`Looking at the ticket and ${m.name}'s recent payouts.`,
-    { name: 'get_ticket', input: { id: ticket }, result: [`Ticket #${ticket} — "Payouts missing"`, `Merchant: ${m.name} (${m.id}) · Region: ${m.region}`, '', `--- Message 1 · merchant`, `Our last three payouts show as "in transit" in your dashboard but nothing has reached our bank. Our bank says there are no pending credits. We have payroll on Friday.`, '', `--- Internal note · Tier 1`, `Bank details unchanged since 2024. No holds on the account. Escalating.`].join('\n') },
-    { name: 'get_payouts', input: { merchant_id: m.id, limit: 30 }, result: renderTable(['payout_id', 'created', 'amount', 'currency', 'status', 'method', 'arrived'], rows) },
+  s.act(
+    `Looking at the ticket and ${m.name}'s recent payouts.`,
+    {
+      name: 'get_ticket',
+      input: { id: ticket },
+      result: [
+        `Ticket #${ticket} — "Payouts missing"`,
+        `Merchant: ${m.name} (${m.id}) · Region: ${m.region}`,
+        '',
+        `--- Message 1 · merchant`,
+        `Our last three payouts show as "in transit" in your dashboard but nothing has reached our bank. Our bank says there are no pending credits. We have payroll on Friday.`,
+        '',
+        `--- Internal note · Tier 1`,
+        `Bank details unchanged since 2024. No holds on the account. Escalating.`,
+      ].join('\n'),
+    },
+    {
+      name: 'get_payouts',
+      input: { merchant_id: m.id, limit: 30 },
+      result: renderTable(
+        ['payout_id', 'created', 'amount', 'currency', 'status', 'method', 'arrived'],
+        rows,
+      ),
+    },
   );
-  s.act(`Three standard payouts are still in_transit while older ones arrived in two days. Checking ${w.provider.name}'s status page and the payout timing article.`,
-    { name: 'get_provider_status', input: { provider: w.provider.slug, days: 7 }, result: [`${w.provider.name} status — last 7 days`, '', `● Resolved · Payouts delayed for some ${m.region} bank accounts`, `  Identified: a clearing partner rejected a batch file; affected payouts are being resubmitted.`, `  Update: resubmitted payouts will arrive within 2 business days of resubmission.`, `  Resolved: all delayed payouts resubmitted.`, '', `● Resolved · Elevated API latency (charges), 14 minutes`, '', `● Operational · Webhooks, Dashboard, Terminal`].join('\n') },
-    { name: 'read_kb_article', input: { id: 'KB-1733' }, result: ['KB-1733 · Payout timing', '', 'Standard payouts arrive in 2 business days in most regions; instant payouts within 30 minutes where supported.', 'A payout shown as in_transit has left the provider; the receiving bank may take until end of day to credit it.', 'If a provider incident delays payouts, do not promise a date until the provider confirms resubmission.', 'Escalate to Payments Platform only if a payout is in_transit for more than 5 business days with no incident.'].join('\n') },
+  s.act(
+    `Three standard payouts are still in_transit while older ones arrived in two days. Checking ${w.provider.name}'s status page and the payout timing article.`,
+    {
+      name: 'get_provider_status',
+      input: { provider: w.provider.slug, days: 7 },
+      result: [
+        `${w.provider.name} status — last 7 days`,
+        '',
+        `● Resolved · Payouts delayed for some ${m.region} bank accounts`,
+        `  Identified: a clearing partner rejected a batch file; affected payouts are being resubmitted.`,
+        `  Update: resubmitted payouts will arrive within 2 business days of resubmission.`,
+        `  Resolved: all delayed payouts resubmitted.`,
+        '',
+        `● Resolved · Elevated API latency (charges), 14 minutes`,
+        '',
+        `● Operational · Webhooks, Dashboard, Terminal`,
+      ].join('\n'),
+    },
+    {
+      name: 'read_kb_article',
+      input: { id: 'KB-1733' },
+      result: [
+        'KB-1733 · Payout timing',
+        '',
+        'Standard payouts arrive in 2 business days in most regions; instant payouts within 30 minutes where supported.',
+        'A payout shown as in_transit has left the provider; the receiving bank may take until end of day to credit it.',
+        'If a provider incident delays payouts, do not promise a date until the provider confirms resubmission.',
+        'Escalate to Payments Platform only if a payout is in_transit for more than 5 business days with no incident.',
+      ].join('\n'),
+    },
   );
-  s.say(`Answer for ticket #${ticket}: the three missing payouts were caught in ${w.provider.name}'s ${m.region} clearing incident this week (status page: batch rejected by a clearing partner, resubmitted, now resolved). Per the provider, resubmitted payouts arrive within 2 business days of resubmission, so ${m.name} should see them by the end of the week. Nothing is wrong with their account or bank details. Suggested reply: apologise, explain the provider incident, give the 2-business-day window, and offer to confirm arrival on Friday morning.`);
+  s.say(
+    `Answer for ticket #${ticket}: the three missing payouts were caught in ${w.provider.name}'s ${m.region} clearing incident this week (status page: batch rejected by a clearing partner, resubmitted, now resolved). Per the provider, resubmitted payouts arrive within 2 business days of resubmission, so ${m.name} should see them by the end of the week. Nothing is wrong with their account or bank details. Suggested reply: apologise, explain the provider incident, give the 2-business-day window, and offer to confirm arrival on Friday morning.`,
+  );
 }
 
 function lostDispute(s: SessionBuilder, w: LedgerWorld, r: Random, m: Merchant): void {
   const ticket = w.ticket.number - r.int(50, 250);
   const dispute = `dp_${r.hex(16)}`;
   const due = `2025-0${r.int(6, 9)}-${String(r.int(10, 20))}`;
-  s.user(`Next one, ticket #${ticket}: ${m.name} (${m.id}) lost a chargeback and says they submitted evidence on time. They want to know what happened.`, 'tier2');
-  s.act('Pulling the dispute and its timeline.',
-    { name: 'get_dispute', input: { id: dispute }, result: JSON.stringify({ id: dispute, merchant_id: m.id, amount: r.int(4000, 40000), currency: m.currency, reason: 'product_not_received', status: 'lost', evidence_due_by: `${due}T23:59:59Z`, evidence: { submitted: true, submitted_at: `${due}T23:58:41Z`, files: ['shipping_label.pdf', 'tracking_screenshot.png'], uncategorized_text: 'Customer received the parcel, see tracking.' }, network_reason_code: '13.1', created: `2025-0${r.int(5, 8)}-0${r.int(1, 9)}T11:04:00Z` }, null, 2) },
-    { name: 'get_dispute_timeline', input: { id: dispute }, result: ['created → needs_response', `evidence uploaded: shipping_label.pdf (${due} 23:41 UTC)`, `evidence uploaded: tracking_screenshot.png (${due} 23:57 UTC)`, `evidence submitted (${due} 23:58 UTC)`, 'forwarded to issuer', 'issuer decision: lost — "tracking shows delivery to a different postcode than the billing and shipping address on the order"'].join('\n') },
+  s.user(
+    `Next one, ticket #${ticket}: ${m.name} (${m.id}) lost a chargeback and says they submitted evidence on time. They want to know what happened.`,
+    'tier2',
   );
-  s.act('Evidence was on time; the issuer rejected it on content. Checking the disputes guidance before answering.', {
-    name: 'read_kb_article',
-    input: { id: 'KB-1210' },
-    result: ['KB-1210 · Disputes: what wins and what loses', '', '- Product not received: tracking must show delivery to the shipping address on the order. A mismatch loses almost always.', '- Submitting a minute before the deadline is on time; the issuer does not penalise late-but-valid submissions.', '- Lost disputes cannot be re-opened through us; the merchant can contact the cardholder directly.', '- Support should explain the issuer\'s reason verbatim and point to the evidence checklist (KB-1211).'].join('\n'),
-  });
-  s.say(`Answer for ticket #${ticket}: the evidence was submitted on time (${due} 23:58 UTC, two minutes before the deadline). The issuer ruled against ${m.name} because the tracking showed delivery to a different postcode than the order's billing and shipping address — a content problem, not a timing one. The dispute cannot be re-opened through us. Suggested reply: quote the issuer's reason, point them to the evidence checklist (KB-1211), and suggest contacting the cardholder directly.`);
+  s.act(
+    'Pulling the dispute and its timeline.',
+    {
+      name: 'get_dispute',
+      input: { id: dispute },
+      result: JSON.stringify(
+        {
+          id: dispute,
+          merchant_id: m.id,
+          amount: r.int(4000, 40000),
+          currency: m.currency,
+          reason: 'product_not_received',
+          status: 'lost',
+          evidence_due_by: `${due}T23:59:59Z`,
+          evidence: {
+            submitted: true,
+            submitted_at: `${due}T23:58:41Z`,
+            files: ['shipping_label.pdf', 'tracking_screenshot.png'],
+            uncategorized_text: 'Customer received the parcel, see tracking.',
+          },
+          network_reason_code: '13.1',
+          created: `2025-0${r.int(5, 8)}-0${r.int(1, 9)}T11:04:00Z`,
+        },
+        null,
+        2,
+      ),
+    },
+    {
+      name: 'get_dispute_timeline',
+      input: { id: dispute },
+      result: [
+        'created → needs_response',
+        `evidence uploaded: shipping_label.pdf (${due} 23:41 UTC)`,
+        `evidence uploaded: tracking_screenshot.png (${due} 23:57 UTC)`,
+        `evidence submitted (${due} 23:58 UTC)`,
+        'forwarded to issuer',
+        'issuer decision: lost — "tracking shows delivery to a different postcode than the billing and shipping address on the order"',
+      ].join('\n'),
+    },
+  );
+  s.act(
+    'Evidence was on time; the issuer rejected it on content. Checking the disputes guidance before answering.',
+    {
+      name: 'read_kb_article',
+      input: { id: 'KB-1210' },
+      result: [
+        'KB-1210 · Disputes: what wins and what loses',
+        '',
+        '- Product not received: tracking must show delivery to the shipping address on the order. A mismatch loses almost always.',
+        '- Submitting a minute before the deadline is on time; the issuer does not penalise late-but-valid submissions.',
+        '- Lost disputes cannot be re-opened through us; the merchant can contact the cardholder directly.',
+        "- Support should explain the issuer's reason verbatim and point to the evidence checklist (KB-1211).",
+      ].join('\n'),
+    },
+  );
+  s.say(
+    `Answer for ticket #${ticket}: the evidence was submitted on time (${due} 23:58 UTC, two minutes before the deadline). The issuer ruled against ${m.name} because the tracking showed delivery to a different postcode than the order's billing and shipping address — a content problem, not a timing one. The dispute cannot be re-opened through us. Suggested reply: quote the issuer's reason, point them to the evidence checklist (KB-1211), and suggest contacting the cardholder directly.`,
+  );
 }

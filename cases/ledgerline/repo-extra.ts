@@ -16,7 +16,8 @@ export function extraFiles(w: LedgerWorld, r: Random): Record<string, string> {
   };
   const events = ['charge.succeeded', 'charge.refunded', 'payout.paid', 'invoice.payment_failed'];
   for (const e of events) {
-    for (const v of [RETIRING, w.successor]) files[`test/fixtures/${slug}/events/${e.replace('.', '_')}-${v}.json`] = event(e, v, r);
+    for (const v of [RETIRING, w.successor])
+      files[`test/fixtures/${slug}/events/${e.replace('.', '_')}-${v}.json`] = event(e, v, r);
   }
   return files;
 }
@@ -153,28 +154,30 @@ function upgradeRunbook(w: LedgerWorld): string {
 
 function event(type: string, version: string, r: Random): string {
   const obj = type.split('.')[0];
-  return JSON.stringify(
-    {
-      id: `evt_${r.hex(20)}`,
-      object: 'event',
-      type,
-      api_version: version,
-      created: 1700000000 + r.int(0, 5e7),
-      livemode: false,
-      account: `acct_${r.hex(16)}`,
-      data: {
-        object: {
-          id: `${obj!.slice(0, 3)}_${r.hex(18)}`,
-          object: obj,
-          amount: r.int(500, 90000),
-          currency: r.pick(['usd', 'eur', 'gbp']),
-          status: type.endsWith('failed') ? 'failed' : 'succeeded',
-          metadata: { ledgerline_merchant: `m_00${r.int(10, 99)}`, order: String(r.int(100000, 999999)) },
+  return (
+    JSON.stringify(
+      {
+        id: `evt_${r.hex(20)}`,
+        object: 'event',
+        type,
+        api_version: version,
+        created: 1700000000 + r.int(0, 5e7),
+        livemode: false,
+        account: `acct_${r.hex(16)}`,
+        data: {
+          object: {
+            id: `${obj!.slice(0, 3)}_${r.hex(18)}`,
+            object: obj,
+            amount: r.int(500, 90000),
+            currency: r.pick(['usd', 'eur', 'gbp']),
+            status: type.endsWith('failed') ? 'failed' : 'succeeded',
+            metadata: { ledgerline_merchant: `m_00${r.int(10, 99)}`, order: String(r.int(100000, 999999)) },
+          },
         },
+        request: { id: `req_${r.hex(20)}`, idempotency_key: `${r.hex(8)}-${r.hex(4)}-${r.hex(4)}` },
       },
-      request: { id: `req_${r.hex(20)}`, idempotency_key: `${r.hex(8)}-${r.hex(4)}-${r.hex(4)}` },
-    },
-    null,
-    2,
-  ) + '\n';
+      null,
+      2,
+    ) + '\n'
+  );
 }

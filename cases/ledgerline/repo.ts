@@ -47,7 +47,9 @@ function readme(w: LedgerWorld): string {
     `- \`adapters/\` — one adapter per product line (${w.adapters.map((a) => a.name).join(', ')}); sandbox merchants use the sandbox adapter.`,
     `- \`lib/${w.provider.slug}/\` — the HTTP client, errors and version handling.`,
     `- \`lib/merchant-config.ts\` — reads per-merchant settings from the merchant_config table.`,
-    w.batchJob ? `- \`jobs/\` — nightly settlement and reconciliation jobs.` : `- \`scripts/\` — one-off maintenance scripts.`,
+    w.batchJob
+      ? `- \`jobs/\` — nightly settlement and reconciliation jobs.`
+      : `- \`scripts/\` — one-off maintenance scripts.`,
     ``,
     `## API versions`,
     ``,
@@ -213,39 +215,74 @@ function adapterTest(w: LedgerWorld, name: string, r: Random): string {
 }
 
 function firstMethod(name: string): string {
-  return { checkout: 'createCharge', subscriptions: 'createSubscription', payouts: 'createPayout', marketplace: 'createSplitCharge', terminal: 'createTerminalPayment', invoicing: 'createInvoice' }[name] ?? 'request';
+  return (
+    {
+      checkout: 'createCharge',
+      subscriptions: 'createSubscription',
+      payouts: 'createPayout',
+      marketplace: 'createSplitCharge',
+      terminal: 'createTerminalPayment',
+      invoicing: 'createInvoice',
+    }[name] ?? 'request'
+  );
 }
 
 function fixture(w: LedgerWorld, name: string, version: string, r: Random): string {
   const id = `${name.slice(0, 3)}_${r.hex(14)}`;
-  return JSON.stringify(
-    {
-      request: { method: 'POST', path: `/v1/${name === 'payouts' ? 'payouts' : 'charges'}`, headers: { [w.provider.header]: version, 'idempotency-key': `m_0000:${r.int(1e12, 9e12)}` } },
-      response: {
-        status: 200,
-        headers: { [w.provider.header]: version, 'request-id': `req_${r.hex(20)}` },
-        body: { id, object: name === 'payouts' ? 'payout' : 'charge', amount: r.int(500, 90000), currency: r.pick(['usd', 'eur', 'gbp']), status: 'succeeded', api_version: version, livemode: false },
+  return (
+    JSON.stringify(
+      {
+        request: {
+          method: 'POST',
+          path: `/v1/${name === 'payouts' ? 'payouts' : 'charges'}`,
+          headers: { [w.provider.header]: version, 'idempotency-key': `m_0000:${r.int(1e12, 9e12)}` },
+        },
+        response: {
+          status: 200,
+          headers: { [w.provider.header]: version, 'request-id': `req_${r.hex(20)}` },
+          body: {
+            id,
+            object: name === 'payouts' ? 'payout' : 'charge',
+            amount: r.int(500, 90000),
+            currency: r.pick(['usd', 'eur', 'gbp']),
+            status: 'succeeded',
+            api_version: version,
+            livemode: false,
+          },
+        },
       },
-    },
-    null,
-    2,
-  ) + '\n';
+      null,
+      2,
+    ) + '\n'
+  );
 }
 
 function errorFixture(w: LedgerWorld, name: string, r: Random): string {
-  return JSON.stringify(
-    {
-      note: `recorded against sandbox with ${w.provider.header}: ${RETIRING} forced to a retired test version`,
-      request: { method: 'POST', path: `/v1/${name === 'payouts' ? 'payouts' : 'charges'}`, headers: { [w.provider.header]: RETIRING } },
-      response: {
-        status: 410,
-        headers: { 'request-id': `req_${r.hex(20)}` },
-        body: { error: { code: 'version_retired', message: `API version ${RETIRING} has been retired.`, doc_url: `https://docs.${w.provider.slug}.com/errors#version_retired` } },
+  return (
+    JSON.stringify(
+      {
+        note: `recorded against sandbox with ${w.provider.header}: ${RETIRING} forced to a retired test version`,
+        request: {
+          method: 'POST',
+          path: `/v1/${name === 'payouts' ? 'payouts' : 'charges'}`,
+          headers: { [w.provider.header]: RETIRING },
+        },
+        response: {
+          status: 410,
+          headers: { 'request-id': `req_${r.hex(20)}` },
+          body: {
+            error: {
+              code: 'version_retired',
+              message: `API version ${RETIRING} has been retired.`,
+              doc_url: `https://docs.${w.provider.slug}.com/errors#version_retired`,
+            },
+          },
+        },
       },
-    },
-    null,
-    2,
-  ) + '\n';
+      null,
+      2,
+    ) + '\n'
+  );
 }
 
 function settlementJob(w: LedgerWorld): string {

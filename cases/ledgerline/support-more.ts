@@ -12,13 +12,33 @@ export function accountRecord(w: LedgerWorld, m: Merchant, r: Random): string {
     region: m.region,
     created_at: `20${r.int(18, 23)}-0${r.int(1, 9)}-1${r.int(0, 9)}T10:2${r.int(0, 9)}:00Z`,
     plan: r.pick(['growth', 'scale', 'enterprise']),
-    products: r.sample(w.adapters.map((a) => a.name), Math.min(2, w.adapters.length)),
-    provider: { name: w.provider.name, connected_account: `acct_${r.hex(16)}`, dashboard_api_version: m.apiVersion ?? 'default' },
+    products: r.sample(
+      w.adapters.map((a) => a.name),
+      Math.min(2, w.adapters.length),
+    ),
+    provider: {
+      name: w.provider.name,
+      connected_account: `acct_${r.hex(16)}`,
+      dashboard_api_version: m.apiVersion ?? 'default',
+    },
     contacts: [
-      { role: 'technical', name: w.ticket.requester, email: `ops@${m.name.toLowerCase().replace(/[^a-z]+/g, '')}.example` },
-      { role: 'billing', name: 'Accounts Payable', email: `ap@${m.name.toLowerCase().replace(/[^a-z]+/g, '')}.example` },
+      {
+        role: 'technical',
+        name: w.ticket.requester,
+        email: `ops@${m.name.toLowerCase().replace(/[^a-z]+/g, '')}.example`,
+      },
+      {
+        role: 'billing',
+        name: 'Accounts Payable',
+        email: `ap@${m.name.toLowerCase().replace(/[^a-z]+/g, '')}.example`,
+      },
     ],
-    volume_30d: { charges: r.int(2000, 90000), refunds: r.int(20, 900), disputes: r.int(0, 40), gross_usd: r.int(80000, 4000000) },
+    volume_30d: {
+      charges: r.int(2000, 90000),
+      refunds: r.int(20, 900),
+      disputes: r.int(0, 40),
+      gross_usd: r.int(80000, 4000000),
+    },
     risk: { level: 'normal', reviewed_at: '2025-05-14', notes: 'No open reviews.' },
     recent_charges: Array.from({ length: 30 }, (_, i) => ({
       id: `ch_${r.hex(18)}`,
@@ -39,7 +59,8 @@ export function accountRecord(w: LedgerWorld, m: Merchant, r: Random): string {
 export function usageDashboard(w: LedgerWorld, r: Random): string {
   const rows: (string | number)[][] = [];
   for (const region of ['us-east', 'us-west', 'eu-west', 'ap-southeast', 'sandbox']) {
-    for (const v of ['2023-10', '2024-04', '2024-09', '2025-01']) rows.push([region, v, r.int(0, 90000), r.int(0, 40), `${(r.int(0, 30) / 10).toFixed(1)}%`]);
+    for (const v of ['2023-10', '2024-04', '2024-09', '2025-01'])
+      rows.push([region, v, r.int(0, 90000), r.int(0, 40), `${(r.int(0, 30) / 10).toFixed(1)}%`]);
   }
   return [
     `Dashboard: ${w.provider.name} requests by region and ${w.provider.header} (last 30 days, all adapters)`,
@@ -52,7 +73,11 @@ export function usageDashboard(w: LedgerWorld, r: Random): string {
 }
 
 function renderTableLite(columns: string[], rows: (string | number)[][]): string {
-  return [columns.join(' | '), columns.map(() => '---').join(' | '), ...rows.map((row) => row.join(' | '))].join('\n');
+  return [
+    columns.join(' | '),
+    columns.map(() => '---').join(' | '),
+    ...rows.map((row) => row.join(' | ')),
+  ].join('\n');
 }
 
 export function versionsArticle(w: LedgerWorld): string {

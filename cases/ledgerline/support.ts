@@ -70,15 +70,47 @@ function requestLog(w: LedgerWorld, m: Merchant, r: Random, host: string, i: num
 
 export function kbSearch(w: LedgerWorld): string {
   const rows = [
-    ['KB-2210', 'Runbook: upstream API version retirements', `Steps for checking which merchants a provider's version retirement affects, who signs off on merchant notices…`],
-    ['KB-1987', `${w.provider.name}: how API versions are set for a merchant`, `Each merchant row carries the version Ledgerline sends; the dashboard shows it as "API version"…`],
-    ['KB-1650', 'Merchant notices: templates and approval', 'Notices about upstream changes need a named source for every claim and sign-off from merchant success…'],
-    ['KB-2304', `INC-1877 summary for support: 2022-11 retirement`, 'Four merchants failed for six hours after the 2022-11 retirement. What support should say…'],
-    ['KB-1402', 'Sandbox and test merchants', 'Test-mode merchants use sandbox keys and never move money; do not include them in live-mode notices unless…'],
-    ['KB-0918', 'Reading provider warning headers in merchant logs', 'Deprecation warnings arrive as HTTP Warning 299 headers; they name the version and its end date…'],
-    ['KB-2115', 'Escalating to engineering: what to include', 'Ticket number, merchant id, region, the exact error or header, and what you already checked…'],
+    [
+      'KB-2210',
+      'Runbook: upstream API version retirements',
+      `Steps for checking which merchants a provider's version retirement affects, who signs off on merchant notices…`,
+    ],
+    [
+      'KB-1987',
+      `${w.provider.name}: how API versions are set for a merchant`,
+      `Each merchant row carries the version Ledgerline sends; the dashboard shows it as "API version"…`,
+    ],
+    [
+      'KB-1650',
+      'Merchant notices: templates and approval',
+      'Notices about upstream changes need a named source for every claim and sign-off from merchant success…',
+    ],
+    [
+      'KB-2304',
+      `INC-1877 summary for support: 2022-11 retirement`,
+      'Four merchants failed for six hours after the 2022-11 retirement. What support should say…',
+    ],
+    [
+      'KB-1402',
+      'Sandbox and test merchants',
+      'Test-mode merchants use sandbox keys and never move money; do not include them in live-mode notices unless…',
+    ],
+    [
+      'KB-0918',
+      'Reading provider warning headers in merchant logs',
+      'Deprecation warnings arrive as HTTP Warning 299 headers; they name the version and its end date…',
+    ],
+    [
+      'KB-2115',
+      'Escalating to engineering: what to include',
+      'Ticket number, merchant id, region, the exact error or header, and what you already checked…',
+    ],
   ];
-  return [`7 results for "api version retirement ${w.provider.slug}"`, '', ...rows.map(([id, title, snippet]) => `${id} · ${title}\n    ${snippet}`)].join('\n');
+  return [
+    `7 results for "api version retirement ${w.provider.slug}"`,
+    '',
+    ...rows.map(([id, title, snippet]) => `${id} · ${title}\n    ${snippet}`),
+  ].join('\n');
 }
 
 export function runbook(w: LedgerWorld): string {
@@ -198,7 +230,12 @@ export function relatedTickets(w: LedgerWorld, r: Random): string {
     `Dashboard shows an API version for our account. Can you explain what it means and whether we should change it?`,
     `Our integration partner says nothing changes for them. Can you confirm the same for us?`,
   ];
-  const rows = r.sample(w.merchants, 9).map((m, i) => `#${w.ticket.number - 40 - i * 7} · ${m.name} (${m.id}) · ${m.region} · ${subjects[i]} · status: waiting on escalation\n    "${excerpts[i]}"\n    Last update: Tier 1 acknowledged, linked to #${w.ticket.number}.`);
+  const rows = r
+    .sample(w.merchants, 9)
+    .map(
+      (m, i) =>
+        `#${w.ticket.number - 40 - i * 7} · ${m.name} (${m.id}) · ${m.region} · ${subjects[i]} · status: waiting on escalation\n    "${excerpts[i]}"\n    Last update: Tier 1 acknowledged, linked to #${w.ticket.number}.`,
+    );
   return [`9 open tickets match "${RETIRING} OR version_retired OR deprecat*"`, '', ...rows].join('\n');
 }
 
@@ -222,7 +259,11 @@ export function incident(): string {
     `- 06:12 Rows updated to 2023-06; charges recover.`,
     ``,
     `## Log excerpt (adapter, first minutes)`,
-    ...Array.from({ length: 8 }, (_, i) => `00:0${4 + Math.floor(i / 2)}:${String(10 + i * 6)}Z ERROR adapter.request_error op=createCharge kind=integration_error status=410 code=version_retired merchant=m_00${31 + (i % 4) * 11} version=2022-11`),
+    ...Array.from(
+      { length: 8 },
+      (_, i) =>
+        `00:0${4 + Math.floor(i / 2)}:${String(10 + i * 6)}Z ERROR adapter.request_error op=createCharge kind=integration_error status=410 code=version_retired merchant=m_00${31 + (i % 4) * 11} version=2022-11`,
+    ),
     ``,
     `## What went wrong`,
     `- The pre-retirement check counted merchants with a query that had the same date filter as the`,

@@ -92,9 +92,60 @@ const adapterPool: Omit<AdapterSpec, 'supported' | 'fallback'>[] = [
 ];
 
 const regions = ['us-east', 'us-west', 'eu-west', 'ap-southeast'];
-const nameA = ['Harbor', 'Juniper', 'Copper', 'Northwind', 'Lumen', 'Alder', 'Saffron', 'Beacon', 'Meridian', 'Kestrel', 'Orchard', 'Pioneer', 'Tidewater', 'Granite', 'Willow', 'Summit', 'Bramble', 'Cobalt', 'Fennel', 'Larkspur', 'Quarry', 'Redwood', 'Solace', 'Thistle'];
-const nameB = ['Coffee Co', 'Outfitters', 'Books', 'Dental', 'Fitness', 'Florist', 'Market', 'Supply', 'Studios', 'Bakery', 'Cycles', 'Pet Care', 'Home Goods', 'Travel', 'Learning', 'Apparel', 'Wellness', 'Electronics'];
-const requesters = ['Dana Whitfield', 'Priya Raman', 'Marco Bellini', 'Aiko Tanaka', 'Sam Okafor', 'Lena Hoffmann'];
+const nameA = [
+  'Harbor',
+  'Juniper',
+  'Copper',
+  'Northwind',
+  'Lumen',
+  'Alder',
+  'Saffron',
+  'Beacon',
+  'Meridian',
+  'Kestrel',
+  'Orchard',
+  'Pioneer',
+  'Tidewater',
+  'Granite',
+  'Willow',
+  'Summit',
+  'Bramble',
+  'Cobalt',
+  'Fennel',
+  'Larkspur',
+  'Quarry',
+  'Redwood',
+  'Solace',
+  'Thistle',
+];
+const nameB = [
+  'Coffee Co',
+  'Outfitters',
+  'Books',
+  'Dental',
+  'Fitness',
+  'Florist',
+  'Market',
+  'Supply',
+  'Studios',
+  'Bakery',
+  'Cycles',
+  'Pet Care',
+  'Home Goods',
+  'Travel',
+  'Learning',
+  'Apparel',
+  'Wellness',
+  'Electronics',
+];
+const requesters = [
+  'Dana Whitfield',
+  'Priya Raman',
+  'Marco Bellini',
+  'Aiko Tanaka',
+  'Sam Okafor',
+  'Lena Hoffmann',
+];
 
 export function createWorld(seed: number, index: number): LedgerWorld {
   const r = new Random('ledgerline', seed, index);
@@ -105,8 +156,10 @@ export function createWorld(seed: number, index: number): LedgerWorld {
   const others = chosen.filter((a) => a.name !== fallbackAdapter);
   const decoyAdapter = r.chance(0.6) ? r.pick(others).name : undefined;
   const adapters: AdapterSpec[] = chosen.map((a) => {
-    if (a.name === fallbackAdapter) return { ...a, supported: ['2023-10', '2024-04', '2024-09'], fallback: RETIRING };
-    if (a.name === decoyAdapter) return { ...a, supported: ['2023-10', '2024-04', '2024-09'], fallback: '2024-09' };
+    if (a.name === fallbackAdapter)
+      return { ...a, supported: ['2023-10', '2024-04', '2024-09'], fallback: RETIRING };
+    if (a.name === decoyAdapter)
+      return { ...a, supported: ['2023-10', '2024-04', '2024-09'], fallback: '2024-09' };
     return { ...a, supported: [...VERSIONS] };
   });
   const sandbox = { readable: r.chance(0.35), pin: r.pick(['2023-10', '2024-04', '2024-09']) };
@@ -139,7 +192,12 @@ export function createWorld(seed: number, index: number): LedgerWorld {
   };
 }
 
-function createMerchants(r: Random, adapters: AdapterSpec[], fallback: string, decoy: string | undefined): Merchant[] {
+function createMerchants(
+  r: Random,
+  adapters: AdapterSpec[],
+  fallback: string,
+  decoy: string | undefined,
+): Merchant[] {
   const total = r.int(36, 44);
   const sandboxCount = r.int(2, 4);
   const live = total - sandboxCount;
@@ -162,16 +220,41 @@ function createMerchants(r: Random, adapters: AdapterSpec[], fallback: string, d
     let apiVersion: string | null;
     if (indirect.has(i)) apiVersion = r.chance(0.5) ? null : '2025-01';
     else if (direct.has(i)) apiVersion = RETIRING;
-    else if (adapter === fallback || adapter === decoy) apiVersion = r.pick(['2024-04', '2024-09', '2024-09']);
+    else if (adapter === fallback || adapter === decoy)
+      apiVersion = r.pick(['2024-04', '2024-09', '2024-09']);
     else apiVersion = r.pick(['2024-04', '2024-09', '2024-09', '2025-01', null]);
     const region = r.pick(regions);
-    rows.push({ id: '', name: uniqueName(r, usedNames), adapter, apiVersion, region, currency: currencyOf(region, r), createdAt: created(r), updatedAt: date(r) });
+    rows.push({
+      id: '',
+      name: uniqueName(r, usedNames),
+      adapter,
+      apiVersion,
+      region,
+      currency: currencyOf(region, r),
+      createdAt: created(r),
+      updatedAt: date(r),
+    });
   }
   for (let i = 0; i < sandboxCount; i++) {
-    rows.push({ id: '', name: `${uniqueName(r, usedNames)} (test)`, adapter: 'sandbox', apiVersion: r.pick(['2024-04', '2024-09', null]), region: 'sandbox', currency: 'usd', createdAt: created(r), updatedAt: date(r) });
+    rows.push({
+      id: '',
+      name: `${uniqueName(r, usedNames)} (test)`,
+      adapter: 'sandbox',
+      apiVersion: r.pick(['2024-04', '2024-09', null]),
+      region: 'sandbox',
+      currency: 'usd',
+      createdAt: created(r),
+      updatedAt: date(r),
+    });
   }
-  const ids = r.sample(Array.from({ length: 90 }, (_, i) => i + 1), rows.length);
-  return r.shuffle(rows).map((m, i) => ({ ...m, id: `m_${String(ids[i]).padStart(4, '0')}` })).sort((a, b) => a.id.localeCompare(b.id));
+  const ids = r.sample(
+    Array.from({ length: 90 }, (_, i) => i + 1),
+    rows.length,
+  );
+  return r
+    .shuffle(rows)
+    .map((m, i) => ({ ...m, id: `m_${String(ids[i]).padStart(4, '0')}` }))
+    .sort((a, b) => a.id.localeCompare(b.id));
 }
 
 function uniqueName(r: Random, used: Set<string>): string {
@@ -209,9 +292,16 @@ export function groundTruth(w: LedgerWorld): GroundTruth {
   const fb = w.adapters.find((a) => a.name === w.fallbackAdapter)!;
   const direct = w.merchants.filter((m) => m.apiVersion === RETIRING).map((m) => m.id);
   const indirect = w.merchants
-    .filter((m) => m.adapter === fb.name && m.apiVersion !== RETIRING && (m.apiVersion === null || !fb.supported.includes(m.apiVersion)))
+    .filter(
+      (m) =>
+        m.adapter === fb.name &&
+        m.apiVersion !== RETIRING &&
+        (m.apiVersion === null || !fb.supported.includes(m.apiVersion)),
+    )
     .map((m) => m.id);
-  const sandboxRows = w.merchants.filter((m) => m.adapter === 'sandbox' && m.apiVersion !== RETIRING).map((m) => m.id);
+  const sandboxRows = w.merchants
+    .filter((m) => m.adapter === 'sandbox' && m.apiVersion !== RETIRING)
+    .map((m) => m.id);
   const sandboxPinned = w.sandbox.readable && w.sandbox.pin === RETIRING ? sandboxRows : [];
   const unknown = w.sandbox.readable ? [] : sandboxRows;
   const affected = [...direct, ...indirect, ...sandboxPinned].sort();

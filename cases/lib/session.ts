@@ -38,7 +38,11 @@ export class SessionBuilder {
     this.messages.push({ role: 'assistant', agent: this.agent, ...(text ? { text } : {}), toolCalls: made });
     this.messages.push({
       role: 'user',
-      toolResults: calls.map((c, i) => ({ callId: made[i]!.id, content: c.result, ...(c.isError ? { isError: true } : {}) })),
+      toolResults: calls.map((c, i) => ({
+        callId: made[i]!.id,
+        content: c.result,
+        ...(c.isError ? { isError: true } : {}),
+      })),
     });
     return made;
   }

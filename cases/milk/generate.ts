@@ -34,7 +34,12 @@ function milkCase(seed: number, index: number) {
     receiverAgent: 'escalation',
     sessionShape: 'handed-off',
     assertions: session.assertions,
-    reference: { facts: session.facts, caveats: ['integration', 'assumption'], evidence: session.evidence, expectedWords: 150 },
+    reference: {
+      facts: session.facts,
+      caveats: ['integration', 'assumption'],
+      evidence: session.evidence,
+      expectedWords: 150,
+    },
     tags: [p.language.toLowerCase(), p.id, bug.id],
   };
 }

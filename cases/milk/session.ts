@@ -11,7 +11,14 @@ export interface MilkSession {
   evidence: EvidenceItem[];
 }
 
-const HEDGE_Q = ['could not confirm', 'did not run', 'not verified', 'unverified', 'not confirmed', 'untested'];
+const HEDGE_Q = [
+  'could not confirm',
+  'did not run',
+  'not verified',
+  'unverified',
+  'not confirmed',
+  'untested',
+];
 const ASSUME_Q = ['assuming', 'assumption', 'assumed'];
 
 /** The file as it stands before the fix: the bug's function buggy, the project's other functions fixed. */
@@ -33,27 +40,106 @@ export function primarySession(p: Project, bug: Bug, seed: number, index: number
   const before = sourceFile(p, bug, false);
   const fnLine = lineOf(before, ` ${bug.fn}`);
   const tests = r.shuffle(p.tests);
-  const red = p.runner.run(r, p.testPath, [...tests, bug.failingTest], { name: bug.failingTest, detail: bug.failure });
+  const red = p.runner.run(r, p.testPath, [...tests, bug.failingTest], {
+    name: bug.failingTest,
+    detail: bug.failure,
+  });
   const green = p.runner.run(r, p.testPath, [...tests, bug.failingTest], null);
   const final = p.runner.run(r, p.testPath, [...tests, bug.failingTest, bug.regression.name], null);
 
   s.user(`${p.repo}: ${bug.title}\n\n${bug.issue}\n\nPlease fix it and make sure the tests cover it.`);
-  s.act(`I'll read ${p.srcPath} first to find where ${bug.fn} goes wrong.`, { name: 'read_file', input: { path: p.srcPath }, result: numbered(before) });
-  s.act(`Before changing anything, I'll add a failing test (${bug.failingTest}) that reproduces the issue.`, { name: 'edit_file', input: { path: testFileOf(p), append: testFor(p, bug.failingTest) }, result: `Appended ${testFor(p, bug.failingTest).split('\n').length} lines to ${testFileOf(p)}.` });
-  s.act('Running the suite to confirm the new test fails for the reported reason.', { name: 'run', input: { command: p.runner.command }, result: red.output, isError: true });
-  s.act(`The new test fails as the issue describes. Fixing ${bug.fn}.`, { name: 'edit_file', input: { path: p.srcPath, old_string: bug.buggy, new_string: bug.fixed }, result: `Applied edit to ${p.srcPath} (${bug.buggy.split('\n').length} lines replaced with ${bug.fixed.split('\n').length}).` });
-  s.act('Re-running the full unit suite.', { name: 'run', input: { command: p.runner.command }, result: green.output });
+  s.act(`I'll read ${p.srcPath} first to find where ${bug.fn} goes wrong.`, {
+    name: 'read_file',
+    input: { path: p.srcPath },
+    result: numbered(before),
+  });
+  s.act(`Before changing anything, I'll add a failing test (${bug.failingTest}) that reproduces the issue.`, {
+    name: 'edit_file',
+    input: { path: testFileOf(p), append: testFor(p, bug.failingTest) },
+    result: `Appended ${testFor(p, bug.failingTest).split('\n').length} lines to ${testFileOf(p)}.`,
+  });
+  s.act('Running the suite to confirm the new test fails for the reported reason.', {
+    name: 'run',
+    input: { command: p.runner.command },
+    result: red.output,
+    isError: true,
+  });
+  s.act(`The new test fails as the issue describes. Fixing ${bug.fn}.`, {
+    name: 'edit_file',
+    input: { path: p.srcPath, old_string: bug.buggy, new_string: bug.fixed },
+    result: `Applied edit to ${p.srcPath} (${bug.buggy.split('\n').length} lines replaced with ${bug.fixed.split('\n').length}).`,
+  });
+  s.act('Re-running the full unit suite.', {
+    name: 'run',
+    input: { command: p.runner.command },
+    result: green.output,
+  });
 
-  const cause: Assertion = { id: 'cause', kind: 'confident', statement: `The bug: ${bug.cause.statement} (${p.srcPath}:${fnLine}).`, claim: `${bug.cause.statement} (${p.srcPath}:${fnLine})`, cues: bug.cause.cues, provenance: [`${p.srcPath}:${fnLine}`] };
-  const fix: Assertion = { id: 'fix', kind: 'confident', statement: `The fix: ${bug.fix.statement}.`, claim: bug.fix.statement, cues: bug.fix.cues, provenance: [p.srcPath] };
-  const hedge: Assertion = { id: 'integration', kind: 'hedged', statement: `I could not confirm that ${p.integration.claim}: I did not run ${p.integration.what} because ${p.integration.why}.`, claim: p.integration.claim, cues: p.integration.cues, qualifierCues: HEDGE_Q };
-  const assumption: Assertion = { id: 'assumption', kind: 'assumption', statement: bug.assumption.statement, claim: bug.assumption.claim, cues: bug.assumption.cues, qualifierCues: ASSUME_Q };
-  s.say([`Fixed. Summary:`, '', `- ${cause.statement}`, `- ${fix.statement}`, `- Added ${bug.failingTest}, which failed before the change and passes now; the unit suite is green.`, '', 'Caveats:', `- ${hedge.statement}`, `- ${assumption.statement}`].join('\n'));
+  const cause: Assertion = {
+    id: 'cause',
+    kind: 'confident',
+    statement: `The bug: ${bug.cause.statement} (${p.srcPath}:${fnLine}).`,
+    claim: `${bug.cause.statement} (${p.srcPath}:${fnLine})`,
+    cues: bug.cause.cues,
+    provenance: [`${p.srcPath}:${fnLine}`],
+  };
+  const fix: Assertion = {
+    id: 'fix',
+    kind: 'confident',
+    statement: `The fix: ${bug.fix.statement}.`,
+    claim: bug.fix.statement,
+    cues: bug.fix.cues,
+    provenance: [p.srcPath],
+  };
+  const hedge: Assertion = {
+    id: 'integration',
+    kind: 'hedged',
+    statement: `I could not confirm that ${p.integration.claim}: I did not run ${p.integration.what} because ${p.integration.why}.`,
+    claim: p.integration.claim,
+    cues: p.integration.cues,
+    qualifierCues: HEDGE_Q,
+  };
+  const assumption: Assertion = {
+    id: 'assumption',
+    kind: 'assumption',
+    statement: bug.assumption.statement,
+    claim: bug.assumption.claim,
+    cues: bug.assumption.cues,
+    qualifierCues: ASSUME_Q,
+  };
+  s.say(
+    [
+      `Fixed. Summary:`,
+      '',
+      `- ${cause.statement}`,
+      `- ${fix.statement}`,
+      `- Added ${bug.failingTest}, which failed before the change and passes now; the unit suite is green.`,
+      '',
+      'Caveats:',
+      `- ${hedge.statement}`,
+      `- ${assumption.statement}`,
+    ].join('\n'),
+  );
 
-  s.user(r.pick([`Thanks. Please also add a regression test for ${bug.regression.name.replace(/_/g, ' ')} and run the linter.`, `Good. Add one more regression test (${bug.regression.name}) and run lint before I look at it.`]));
-  s.act(`Adding ${bug.regression.name}.`, { name: 'edit_file', input: { path: testFileOf(p), append: bug.regression.code }, result: `Appended ${bug.regression.code.split('\n').length} lines to ${testFileOf(p)}.` });
-  s.act('Running the suite again, then the linter.', { name: 'run', input: { command: p.runner.command }, result: final.output }, { name: 'run', input: { command: lintCommand(p) }, result: lintOutput(p, r) });
-  s.say(`Added ${bug.regression.name}; the suite is green and the linter is clean. The change is confined to ${bug.fn} in ${p.srcPath}.`);
+  s.user(
+    r.pick([
+      `Thanks. Please also add a regression test for ${bug.regression.name.replace(/_/g, ' ')} and run the linter.`,
+      `Good. Add one more regression test (${bug.regression.name}) and run lint before I look at it.`,
+    ]),
+  );
+  s.act(`Adding ${bug.regression.name}.`, {
+    name: 'edit_file',
+    input: { path: testFileOf(p), append: bug.regression.code },
+    result: `Appended ${bug.regression.code.split('\n').length} lines to ${testFileOf(p)}.`,
+  });
+  s.act(
+    'Running the suite again, then the linter.',
+    { name: 'run', input: { command: p.runner.command }, result: final.output },
+    { name: 'run', input: { command: lintCommand(p) }, result: lintOutput(p, r) },
+  );
+  s.say(
+    `Added ${bug.regression.name}; the suite is green and the linter is clean. The change is confined to ${bug.fn} in ${p.srcPath}.`,
+  );
 
   return {
     transcript: s.build(`milk-${p.id}-${bug.id}`, { project: p.repo, language: p.language }),
@@ -61,33 +147,67 @@ export function primarySession(p: Project, bug: Bug, seed: number, index: number
     facts: [
       { id: 'f-cause', text: bug.cause.statement, cues: bug.cause.cues },
       { id: 'f-fix', text: bug.fix.statement, cues: bug.fix.cues },
-      { id: 'f-regression', text: `regression test ${bug.regression.name} was added`, cues: [bug.regression.name] },
+      {
+        id: 'f-regression',
+        text: `regression test ${bug.regression.name} was added`,
+        cues: [bug.regression.name],
+      },
     ],
     evidence: [
-      { id: 'e-final', text: `${p.runner.command} after the regression test: ${final.summary.replace(/=+/g, '').trim()}`, cues: [final.cue] },
-      { id: 'e-green', text: `${p.runner.command} after the fix: ${green.summary.replace(/=+/g, '').trim()}`, cues: [green.cue] },
-      { id: 'e-red', text: `${p.runner.command} before the fix: ${red.summary.replace(/=+/g, '').trim()}`, cues: [red.cue] },
+      {
+        id: 'e-final',
+        text: `${p.runner.command} after the regression test: ${final.summary.replace(/=+/g, '').trim()}`,
+        cues: [final.cue],
+      },
+      {
+        id: 'e-green',
+        text: `${p.runner.command} after the fix: ${green.summary.replace(/=+/g, '').trim()}`,
+        cues: [green.cue],
+      },
+      {
+        id: 'e-red',
+        text: `${p.runner.command} before the fix: ${red.summary.replace(/=+/g, '').trim()}`,
+        cues: [red.cue],
+      },
     ],
   };
 }
 
 function testFileOf(p: Project): string {
-  return { durations: 'tests/test_core.py', orders: 'src/orders.test.ts', retry: 'retry_test.go', csvmerge: 'src/lib.rs' }[p.id] ?? p.testPath;
+  return (
+    {
+      durations: 'tests/test_core.py',
+      orders: 'src/orders.test.ts',
+      retry: 'retry_test.go',
+      csvmerge: 'src/lib.rs',
+    }[p.id] ?? p.testPath
+  );
 }
 
 function testFor(p: Project, name: string): string {
   const bug = p.bugs.find((b) => b.failingTest === name)!;
   if (p.id === 'durations') {
-    const code = bug.failure.slice(0, bug.failure.findIndex((l) => l.startsWith('E')));
+    const code = bug.failure.slice(
+      0,
+      bug.failure.findIndex((l) => l.startsWith('E')),
+    );
     return code.map((l) => l.replace(/^>/, ' ').replace(/^ {4}/, '')).join('\n');
   }
-  if (p.id === 'orders') return `it('${name.split(' > ')[1]}', async () => {\n  // reproduces: ${bug.title}\n});`;
+  if (p.id === 'orders')
+    return `it('${name.split(' > ')[1]}', async () => {\n  // reproduces: ${bug.title}\n});`;
   if (p.id === 'retry') return `func ${name}(t *testing.T) {\n\t// reproduces: ${bug.title}\n}`;
   return `#[test]\nfn ${name}() {\n    // reproduces: ${bug.title}\n}`;
 }
 
 function lintCommand(p: Project): string {
-  return { durations: 'ruff check . && mypy src', orders: 'npx eslint . && npx tsc --noEmit', retry: 'go vet ./... && staticcheck ./...', csvmerge: 'cargo clippy -- -D warnings' }[p.id] ?? 'lint';
+  return (
+    {
+      durations: 'ruff check . && mypy src',
+      orders: 'npx eslint . && npx tsc --noEmit',
+      retry: 'go vet ./... && staticcheck ./...',
+      csvmerge: 'cargo clippy -- -D warnings',
+    }[p.id] ?? 'lint'
+  );
 }
 
 function lintOutput(p: Project, r: Random): string {

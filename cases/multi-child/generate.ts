@@ -20,13 +20,20 @@ function multiCase(seed: number, index: number) {
   const r = new Random('multi-child', seed, index);
   const t = groundTruth(w);
   const files = repoFiles(w, seed);
-  const candidates = w.merchants.filter((m) => m.adapter !== 'sandbox' && m.adapter !== w.fallbackAdapter && m.apiVersion === '2024-09');
+  const candidates = w.merchants.filter(
+    (m) => m.adapter !== 'sandbox' && m.adapter !== w.fallbackAdapter && m.apiVersion === '2024-09',
+  );
   const upgraded = r.sample(candidates, Math.min(candidates.length, r.int(2, 3)));
-  const snapshot: Merchant[] = w.merchants.map((m) => (upgraded.includes(m) ? { ...m, apiVersion: RETIRING } : { ...m }));
+  const snapshot: Merchant[] = w.merchants.map((m) =>
+    upgraded.includes(m) ? { ...m, apiVersion: RETIRING } : { ...m },
+  );
   for (const m of upgraded) m.updatedAt = TODAY;
   const shared: Shared = { w, t, files, snapshot, upgradedToday: upgraded.map((m) => m.id) };
   const { transcript: parent, callId } = parentHistory(w.provider.name, w.retirementDate, index);
-  const children = buildChildren(shared, `toolu_mc${index}`).map((c) => ({ ...c, transcript: { ...c.transcript, meta: { spawnedBy: callId } } }));
+  const children = buildChildren(shared, `toolu_mc${index}`).map((c) => ({
+    ...c,
+    transcript: { ...c.transcript, meta: { spawnedBy: callId } },
+  }));
   const assertions = children.flatMap((c) => c.assertions);
   const fb = adapterPath(w.fallbackAdapter);
   return {
@@ -40,34 +47,80 @@ function multiCase(seed: number, index: number) {
     assertions,
     reference: {
       facts: [
-        { id: 'f-direct', text: `${t.direct.length} merchants pin 2023-10 in the live table: ${t.direct.join(', ')}`, cues: [`${t.direct.length} merchants`, 'pin 2023-10'] },
-        { id: 'f-indirect', text: `${t.indirect.length} more merchants are affected indirectly through the fallback in ${fb}: ${t.indirect.join(', ')}`, cues: ['indirectly', fb] },
-        { id: 'f-date', text: `2023-10 is retired on ${w.retirementDate}`, cues: ['2023-10', w.retirementDate] },
+        {
+          id: 'f-direct',
+          text: `${t.direct.length} merchants pin 2023-10 in the live table: ${t.direct.join(', ')}`,
+          cues: [`${t.direct.length} merchants`, 'pin 2023-10'],
+        },
+        {
+          id: 'f-indirect',
+          text: `${t.indirect.length} more merchants are affected indirectly through the fallback in ${fb}: ${t.indirect.join(', ')}`,
+          cues: ['indirectly', fb],
+        },
+        {
+          id: 'f-date',
+          text: `2023-10 is retired on ${w.retirementDate}`,
+          cues: ['2023-10', w.retirementDate],
+        },
       ],
       caveats: assertions.filter((a) => a.kind !== 'confident').map((a) => a.id),
       contradictions: [
-        { between: ['c1-direct', 'c2-direct'], topic: `how many merchants pin 2023-10: the live table vs last night's snapshot (${upgraded.map((m) => m.id).join(', ')} upgraded today)` },
-        { between: ['c2-indirect', 'c4-fallback'], topic: `whether any adapter falls back to 2023-10 (${fb} does; the callers child only read ${w.decoyAdapter ? adapterPath(w.decoyAdapter) : 'an adapter without a fallback'})` },
+        {
+          between: ['c1-direct', 'c2-direct'],
+          topic: `how many merchants pin 2023-10: the live table vs last night's snapshot (${upgraded.map((m) => m.id).join(', ')} upgraded today)`,
+        },
+        {
+          between: ['c2-indirect', 'c4-fallback'],
+          topic: `whether any adapter falls back to 2023-10 (${fb} does; the callers child only read ${w.decoyAdapter ? adapterPath(w.decoyAdapter) : 'an adapter without a fallback'})`,
+        },
       ],
       notSearched: NONE_SEARCHED,
     },
-    world: { files, tables: { merchant_config: { columns: ['merchant_id', 'adapter', 'api_version', 'region'], rows: w.merchants.map((m) => [m.id, m.adapter, m.apiVersion, m.region]) } } },
-    tags: [`fallback:${w.fallbackAdapter}`, w.decoyAdapter ? 'decoy' : 'no-decoy', w.sandbox.readable ? 'sandbox:readable' : 'sandbox:unknowable', `snapshot-drift:${upgraded.length}`],
+    world: {
+      files,
+      tables: {
+        merchant_config: {
+          columns: ['merchant_id', 'adapter', 'api_version', 'region'],
+          rows: w.merchants.map((m) => [m.id, m.adapter, m.apiVersion, m.region]),
+        },
+      },
+    },
+    tags: [
+      `fallback:${w.fallbackAdapter}`,
+      w.decoyAdapter ? 'decoy' : 'no-decoy',
+      w.sandbox.readable ? 'sandbox:readable' : 'sandbox:unknowable',
+      `snapshot-drift:${upgraded.length}`,
+    ],
   };
 }
 
 function parentHistory(provider: string, date: string, index: number) {
   const s = new SessionBuilder('escalation-agent', 'parent', `toolu_mp${index}`, 'large');
-  s.user(`${provider} retires API version 2023-10 on ${date}. Which of our merchants break? Merchant success needs a list with sources by tomorrow.`, 'tier2');
+  s.user(
+    `${provider} retires API version 2023-10 on ${date}. Which of our merchants break? Merchant success needs a list with sources by tomorrow.`,
+    'tier2',
+  );
   const briefs = [
     ['config', 'Count the merchants pinned to 2023-10 in merchant_config and check how the column is used.'],
-    ['adapters', `Go through the adapters: how each resolves the ${provider} version, any fallback or default path, and which merchants that affects.`],
-    ['changelog', `Read the ${provider} changelog and anything about the sandbox: exact retirement terms, grace period, and whether test-mode merchants are affected.`],
-    ['callers', `Find anything outside the adapters that calls ${provider} or picks a version (jobs, scripts, webhooks, proxies), and check the adapters' fallback behaviour.`],
+    [
+      'adapters',
+      `Go through the adapters: how each resolves the ${provider} version, any fallback or default path, and which merchants that affects.`,
+    ],
+    [
+      'changelog',
+      `Read the ${provider} changelog and anything about the sandbox: exact retirement terms, grace period, and whether test-mode merchants are affected.`,
+    ],
+    [
+      'callers',
+      `Find anything outside the adapters that calls ${provider} or picks a version (jobs, scripts, webhooks, proxies), and check the adapters' fallback behaviour.`,
+    ],
   ];
-  const [call] = s.pending('This splits cleanly into four research questions; I will run them as four children in parallel and merge what they return.', {
-    name: 'spawn_children',
-    input: { children: briefs.map(([name, message]) => ({ task_name: name, message })) },
-  });
+  const [call] = s.pending(
+    'This splits cleanly into four research questions; I will run them as four children in parallel and merge what they return.',
+    {
+      name: 'spawn_children',
+      input: { children: briefs.map(([name, message]) => ({ task_name: name, message })) },
+    },
+  );
   return { transcript: s.build(`multi-${index}-parent`), callId: call!.id };
 }

@@ -6,12 +6,28 @@ import { indexText, matchClaim } from '../../harness/text/cues.ts';
 
 /** Where each real transcript came from (the shared README's table), for the provenance object. */
 export const origins = {
-  teammates: { repo: 'daaain/claude-code-log', path: 'test/test_data/real_projects/-experiments-worktrees/ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl (+ subagents/)', commit: 'added upstream in 6b7e18837c38 (PR #125); bytes from iansherr/claude-code-log f0d148af2b88', license: 'MIT' },
-  jssound: { repo: 'daaain/claude-code-log', path: 'test/test_data/real_projects/-Users-dain-workspace-JSSoundRecorder/7acd37a8-2745-4b58-a8a9-46164b22ad9e.jsonl', commit: 'added d473984f7f6e (PR #52); bytes from iansherr/claude-code-log f0d148af2b88', license: 'MIT' },
-  marshmallow: { repo: 'SWE-agent/SWE-agent', path: 'trajectories/demonstrations/replay__marshmallow-code__marshmallow-1867__function_calling_replace_from_source/marshmallow-code__marshmallow-1867.traj', commit: '43ea05d2c727 (snapshot 3ea751c087f3)', license: 'MIT' },
+  teammates: {
+    repo: 'daaain/claude-code-log',
+    path: 'test/test_data/real_projects/-experiments-worktrees/ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl (+ subagents/)',
+    commit: 'added upstream in 6b7e18837c38 (PR #125); bytes from iansherr/claude-code-log f0d148af2b88',
+    license: 'MIT',
+  },
+  jssound: {
+    repo: 'daaain/claude-code-log',
+    path: 'test/test_data/real_projects/-Users-dain-workspace-JSSoundRecorder/7acd37a8-2745-4b58-a8a9-46164b22ad9e.jsonl',
+    commit: 'added d473984f7f6e (PR #52); bytes from iansherr/claude-code-log f0d148af2b88',
+    license: 'MIT',
+  },
+  marshmallow: {
+    repo: 'SWE-agent/SWE-agent',
+    path: 'trajectories/demonstrations/replay__marshmallow-code__marshmallow-1867__function_calling_replace_from_source/marshmallow-code__marshmallow-1867.traj',
+    commit: '43ea05d2c727 (snapshot 3ea751c087f3)',
+    license: 'MIT',
+  },
 } as const;
 
-export const LABELLER = 'labelled by hand by the cases helper (issue 5); statements are verbatim substrings of the transcript';
+export const LABELLER =
+  'labelled by hand by the cases helper (issue 5); statements are verbatim substrings of the transcript';
 
 export function load(dir: string, file: string): Transcript {
   return importTranscript(join(dir, file)).transcript;
@@ -37,7 +53,9 @@ function cleanMessage(m: Message): Message {
 
 /** Text of every message, for checking that a label's statement is really in the transcript. */
 function allText(ts: Transcript[]): string {
-  return ts.flatMap((t) => t.messages.flatMap((m) => [m.text ?? '', ...(m.toolResults ?? []).map((r) => r.content)])).join('\n');
+  return ts
+    .flatMap((t) => t.messages.flatMap((m) => [m.text ?? '', ...(m.toolResults ?? []).map((r) => r.content)]))
+    .join('\n');
 }
 
 /** A label whose statement is not verbatim in the transcript, or whose cues miss it, is a labelling bug. */
@@ -45,10 +63,14 @@ export function checkLabels(assertions: Assertion[], sources: Transcript[]): voi
   const text = allText(sources);
   const index = indexText(text);
   for (const a of assertions) {
-    if (!text.includes(a.statement)) throw new Error(`label ${a.id}: statement is not verbatim in the transcript: ${a.statement.slice(0, 80)}`);
+    if (!text.includes(a.statement))
+      throw new Error(
+        `label ${a.id}: statement is not verbatim in the transcript: ${a.statement.slice(0, 80)}`,
+      );
     const m = matchClaim(index, a);
     if (!m.present) throw new Error(`label ${a.id}: cues not found on one line`);
-    if (a.kind !== 'confident' && !m.qualified) throw new Error(`label ${a.id}: qualifier not found next to the claim`);
+    if (a.kind !== 'confident' && !m.qualified)
+      throw new Error(`label ${a.id}: qualifier not found next to the claim`);
   }
 }
 
@@ -56,5 +78,19 @@ export function write(path: string, value: unknown): void {
   writeFileSync(path, `${JSON.stringify(value, null, 1)}\n`);
 }
 
-export const conf = (id: string, statement: string, cues: string[], provenance?: string[]): Assertion => ({ id, kind: 'confident', statement, claim: statement, cues, ...(provenance ? { provenance } : {}) });
-export const qual = (id: string, kind: Assertion['kind'], statement: string, claim: string, cues: string[], qualifierCues: string[]): Assertion => ({ id, kind, statement, claim, cues, qualifierCues });
+export const conf = (id: string, statement: string, cues: string[], provenance?: string[]): Assertion => ({
+  id,
+  kind: 'confident',
+  statement,
+  claim: statement,
+  cues,
+  ...(provenance ? { provenance } : {}),
+});
+export const qual = (
+  id: string,
+  kind: Assertion['kind'],
+  statement: string,
+  claim: string,
+  cues: string[],
+  qualifierCues: string[],
+): Assertion => ({ id, kind, statement, claim, cues, qualifierCues });

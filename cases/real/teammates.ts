@@ -8,10 +8,20 @@ import { checkLabels, clean, conf, LABELLER, load, origins } from './common.ts';
  */
 const FILE = 'claude-code-v2-teammates';
 const ALICE = 'toolu_01GmrK6tgdD9D5xD6W5X9UUy';
-const ROUND2 = ['toolu_017y4gSjMWeQ3L2DAKiygU2y', 'toolu_01N26s4U6vDxE1NRAH5CyCNf', 'toolu_0151DrVyXBXfb63SXGNF1qDb'];
+const ROUND2 = [
+  'toolu_017y4gSjMWeQ3L2DAKiygU2y',
+  'toolu_01N26s4U6vDxE1NRAH5CyCNf',
+  'toolu_0151DrVyXBXfb63SXGNF1qDb',
+];
 
 function provenance(trimmed: string) {
-  return { source: `../shared/transcripts/${FILE}/ (parent ef958aa1-….jsonl and subagents/agent-*.jsonl)`, ...origins.teammates, importedWith: 'harness/importers (claude-code, --from auto)', trimmed, labelledBy: LABELLER };
+  return {
+    source: `../shared/transcripts/${FILE}/ (parent ef958aa1-….jsonl and subagents/agent-*.jsonl)`,
+    ...origins.teammates,
+    importedWith: 'harness/importers (claude-code, --from auto)',
+    trimmed,
+    labelledBy: LABELLER,
+  };
 }
 
 /** Parent messages up to `end` (exclusive), then message `end` keeping only the given calls. */
@@ -29,17 +39,32 @@ export function teammatesCases(dir: string) {
 
   // ledgerline: alice returns to the parent, whose history ends with her pending spawn call.
   const aliceLabels = [
-    conf('branch', '**Branch**: `alice/research-plan-mode` (branched from `master` at `04752c6`)', ['alice/research-plan-mode', '04752c6']),
+    conf('branch', '**Branch**: `alice/research-plan-mode` (branched from `master` at `04752c6`)', [
+      'alice/research-plan-mode',
+      '04752c6',
+    ]),
     conf('sha', '**Commit SHA**: `ad2d13474e6b9250b23a3323ea6997603f2e9ef5`', ['ad2d13474e6b']),
-    conf('words', '**Word count**: ~873 words (target was 500–800; slightly over, but covers all four required sections without padding)', ['873 words', 'target was 500–800']),
-    conf('limits', 'limitations cover coarse binary granularity, lack of built-in progress tracking, no handoff semantics, harness-only enforcement (citing issues #32934 and #26930), and prompt-level rather than protocol-level enforcement', ['harness-only enforcement', '#32934']),
-    conf('source-lucumr', '- [Armin Ronacher — "What Actually Is Claude Code\'s Plan Mode?"](https://lucumr.pocoo.org/2025/12/17/what-is-plan-mode/)', ['lucumr.pocoo.org/2025/12/17']),
+    conf(
+      'words',
+      '**Word count**: ~873 words (target was 500–800; slightly over, but covers all four required sections without padding)',
+      ['873 words', 'target was 500–800'],
+    ),
+    conf(
+      'limits',
+      'limitations cover coarse binary granularity, lack of built-in progress tracking, no handoff semantics, harness-only enforcement (citing issues #32934 and #26930), and prompt-level rather than protocol-level enforcement',
+      ['harness-only enforcement', '#32934'],
+    ),
+    conf(
+      'source-lucumr',
+      '- [Armin Ronacher — "What Actually Is Claude Code\'s Plan Mode?"](https://lucumr.pocoo.org/2025/12/17/what-is-plan-mode/)',
+      ['lucumr.pocoo.org/2025/12/17'],
+    ),
   ];
   checkLabels(aliceLabels, [alice]);
   const ledgerline = {
     id: 'real-teammates-alice-return',
     title: 'Real session: alice (plan-mode research) returns to the orchestrating parent',
-    task: 'alice is back from round 1. Tell the user what she produced (branch, commit, document) and what her document says about plan mode\'s limitations. Flag anything in her report you would not take at face value.',
+    task: "alice is back from round 1. Tell the user what she produced (branch, commit, document) and what her document says about plan mode's limitations. Flag anything in her report you would not take at face value.",
     receiverHistory: parentUpTo(parent, 9, [ALICE]),
     source: alice,
     receiverAgent: 'main',
@@ -48,15 +73,29 @@ export function teammatesCases(dir: string) {
     assertions: aliceLabels,
     reference: {
       facts: [
-        { id: 'f-branch', text: 'alice committed work/research-plan-mode.md on alice/research-plan-mode as ad2d13474e6b', cues: ['alice/research-plan-mode'] },
+        {
+          id: 'f-branch',
+          text: 'alice committed work/research-plan-mode.md on alice/research-plan-mode as ad2d13474e6b',
+          cues: ['alice/research-plan-mode'],
+        },
         { id: 'f-words', text: 'the document is ~873 words, over the 500–800 target', cues: ['873 words'] },
-        { id: 'f-limits', text: 'limitations include harness-only enforcement (issues #32934 and #26930)', cues: ['harness-only enforcement'] },
-        { id: 'f-403', text: 'the lucumr.pocoo.org article is listed as a source, but alice\'s fetch of it failed with HTTP 403', cues: ['lucumr.pocoo.org', '403'] },
+        {
+          id: 'f-limits',
+          text: 'limitations include harness-only enforcement (issues #32934 and #26930)',
+          cues: ['harness-only enforcement'],
+        },
+        {
+          id: 'f-403',
+          text: "the lucumr.pocoo.org article is listed as a source, but alice's fetch of it failed with HTTP 403",
+          cues: ['lucumr.pocoo.org', '403'],
+        },
       ],
       caveats: [],
     },
     tags: ['real', 'claude-code'],
-    provenance: provenance('receiverHistory: parent messages 0–9, the spawning message (9) reduced to alice\'s Agent call (its three TaskUpdate calls and the bob/carol Agent calls, issued in parallel, dropped with their results); source: alice\'s subagent transcript, whole.'),
+    provenance: provenance(
+      "receiverHistory: parent messages 0–9, the spawning message (9) reduced to alice's Agent call (its three TaskUpdate calls and the bob/carol Agent calls, issued in parallel, dropped with their results); source: alice's subagent transcript, whole.",
+    ),
   };
 
   // spawn-context: the parent at the moment it spawns alice; the user's request includes the merge.
@@ -66,7 +105,8 @@ export function teammatesCases(dir: string) {
   const aliceCall = parent.messages[9]!.toolCalls!.find((c) => c.id === ALICE)!;
   const spawn = {
     id: 'real-teammates-spawn-alice',
-    title: 'Real session: the parent spawns alice mid-turn while the user asked it to merge all three branches afterwards',
+    title:
+      'Real session: the parent spawns alice mid-turn while the user asked it to merge all three branches afterwards',
     task: (aliceCall.input as { prompt: string }).prompt,
     source: spawnSource,
     spawnCallId: ALICE,
@@ -74,33 +114,70 @@ export function teammatesCases(dir: string) {
     assertions: spawnLabels,
     reference: {
       facts: [
-        { id: 'f-master', text: 'the main branch of the experiment is `master`, not `main`', cues: ['`master`, not `main`'] },
-        { id: 'f-branch', text: 'commit on a new branch alice/research-plan-mode', cues: ['alice/research-plan-mode'] },
+        {
+          id: 'f-master',
+          text: 'the main branch of the experiment is `master`, not `main`',
+          cues: ['`master`, not `main`'],
+        },
+        {
+          id: 'f-branch',
+          text: 'commit on a new branch alice/research-plan-mode',
+          cues: ['alice/research-plan-mode'],
+        },
         { id: 'f-doc', text: 'write work/research-plan-mode.md', cues: ['work/research-plan-mode.md'] },
         { id: 'f-head', text: 'master is at 04752c6 (Add intent)', cues: ['04752c6'] },
       ],
       caveats: [],
-      orchestration: { request: 'merge the branches from the 3 worktrees in master and then ask the teammates to pull the changes from master for the comparison step', cues: ['merge the branches', 'master'] },
+      orchestration: {
+        request:
+          'merge the branches from the 3 worktrees in master and then ask the teammates to pull the changes from master for the comparison step',
+        cues: ['merge the branches', 'master'],
+      },
       expectedWords: 150,
     },
     tags: ['real', 'claude-code'],
-    provenance: provenance('source: parent messages 0–9 (up to and including the message with the six parallel calls that spawn alice, bob and carol); everything after it (their results, the merges, round 2) dropped.'),
+    provenance: provenance(
+      'source: parent messages 0–9 (up to and including the message with the six parallel calls that spawn alice, bob and carol); everything after it (their results, the merges, round 2) dropped.',
+    ),
   };
 
   // multi-child: the three round-2 children return together; they disagree on the task board.
-  const round2 = ROUND2.map((id) => clean(children[id]!, { id: Object.keys(children[id]!.agents)[0]!, meta: { spawnedBy: id } }));
+  const round2 = ROUND2.map((id) =>
+    clean(children[id]!, { id: Object.keys(children[id]!.agents)[0]!, meta: { spawnedBy: id } }),
+  );
   const multiLabels = [
-    conf('a2-board', 'Teammates trade that for parallelism, a persistent task board with ownership/dependencies, and named resumable handoff', ['persistent task board', 'named resumable handoff']),
-    conf('a2-gate', 'Plan Mode is a single-actor vertical gate with a native approval UI and hard tool-layer enforcement', ['hard tool-layer enforcement']),
-    conf('b2-board', 'teammates enable real parallel fan-out across worktrees with a persistent task board and structured handoff by name', ['persistent task board', 'structured handoff by name']),
-    conf('b2-scope', 'are session- and team-scoped with no durable git-backed graph', ['session- and team-scoped']),
-    conf('c2-board', "Beads wins on cross-session persistence (teammates' task board and running contexts are session-local)", ['task board and running contexts are session-local']),
-    conf('c2-gate', 'Plan Mode wins on its hard approval gate (a safety rail Beads simply doesn\'t have)', ['hard approval gate']),
+    conf(
+      'a2-board',
+      'Teammates trade that for parallelism, a persistent task board with ownership/dependencies, and named resumable handoff',
+      ['persistent task board', 'named resumable handoff'],
+    ),
+    conf(
+      'a2-gate',
+      'Plan Mode is a single-actor vertical gate with a native approval UI and hard tool-layer enforcement',
+      ['hard tool-layer enforcement'],
+    ),
+    conf(
+      'b2-board',
+      'teammates enable real parallel fan-out across worktrees with a persistent task board and structured handoff by name',
+      ['persistent task board', 'structured handoff by name'],
+    ),
+    conf('b2-scope', 'are session- and team-scoped with no durable git-backed graph', [
+      'session- and team-scoped',
+    ]),
+    conf(
+      'c2-board',
+      "Beads wins on cross-session persistence (teammates' task board and running contexts are session-local)",
+      ['task board and running contexts are session-local'],
+    ),
+    conf('c2-gate', "Plan Mode wins on its hard approval gate (a safety rail Beads simply doesn't have)", [
+      'hard approval gate',
+    ]),
   ];
   checkLabels(multiLabels, round2);
   const multi = {
     id: 'real-teammates-round2',
-    title: 'Real session: three round-2 teammates return comparison sections that disagree about the task board',
+    title:
+      'Real session: three round-2 teammates return comparison sections that disagree about the task board',
     task: 'All three round-2 teammates are back. Before merging, tell the user how plan mode, teammates and Beads compare according to their comparison sections, where the three disagree, and what none of them checked.',
     receiverHistory: parentUpTo(parent, 25),
     source: round2[0]!,
@@ -109,19 +186,41 @@ export function teammatesCases(dir: string) {
     assertions: multiLabels,
     reference: {
       facts: [
-        { id: 'f-shas', text: 'round-2 commits: alice 9877e04, bob 2552732, carol 3fd7533', cues: ['9877e04'] },
-        { id: 'f-resurrect', text: 'SendMessage did not resurrect the terminated round-1 agents; round 2 needed fresh spawns', cues: ['resurrect'] },
-        { id: 'f-gate', text: 'plan mode is the one option with a hard approval gate', cues: ['hard approval gate'] },
+        {
+          id: 'f-shas',
+          text: 'round-2 commits: alice 9877e04, bob 2552732, carol 3fd7533',
+          cues: ['9877e04'],
+        },
+        {
+          id: 'f-resurrect',
+          text: 'SendMessage did not resurrect the terminated round-1 agents; round 2 needed fresh spawns',
+          cues: ['resurrect'],
+        },
+        {
+          id: 'f-gate',
+          text: 'plan mode is the one option with a hard approval gate',
+          cues: ['hard approval gate'],
+        },
       ],
       caveats: [],
       contradictions: [
-        { between: ['a2-board', 'c2-board'], topic: "whether teammates' task board persists (alice: persistent; carol: session-local)" },
-        { between: ['b2-board', 'c2-board'], topic: "whether teammates' task board persists (bob: persistent; carol: session-local)" },
+        {
+          between: ['a2-board', 'c2-board'],
+          topic: "whether teammates' task board persists (alice: persistent; carol: session-local)",
+        },
+        {
+          between: ['b2-board', 'c2-board'],
+          topic: "whether teammates' task board persists (bob: persistent; carol: session-local)",
+        },
       ],
-      notSearched: ['any source beyond the three round-1 documents (no web or documentation lookups in round 2)'],
+      notSearched: [
+        'any source beyond the three round-1 documents (no web or documentation lookups in round 2)',
+      ],
     },
     tags: ['real', 'claude-code'],
-    provenance: provenance('receiverHistory: parent messages 0–25, ending with the message whose three parallel Agent calls spawn alice2, bob2 and carol2 (still pending); sources: those three subagent transcripts, whole.'),
+    provenance: provenance(
+      'receiverHistory: parent messages 0–25, ending with the message whose three parallel Agent calls spawn alice2, bob2 and carol2 (still pending); sources: those three subagent transcripts, whole.',
+    ),
   };
   return { ledgerline, spawn, multi };
 }

@@ -43,13 +43,25 @@ function spawnCase(seed: number, index: number) {
   };
 }
 
-function parentSession(sc: Scenario, childName: string, task: string, layout: Layout, r: Random, index: number) {
+function parentSession(
+  sc: Scenario,
+  childName: string,
+  task: string,
+  layout: Layout,
+  r: Random,
+  index: number,
+) {
   const s = new SessionBuilder('lead', 'parent', `toolu_sp${index}`, 'large');
   const plan = `Plan: ${sc.children.length + 1} children in parallel (${[...sc.children.map((c) => c.name), 'one more'].join(', ')}), each on its own branch; I will do the merge and the test run myself once they report.`;
   const notes = sc.notes.map((n) => `- ${n.statement}`).join('\n');
   if (layout === 'compacted') {
     s.compacted(sc.compactionSummary);
-    s.user(r.pick([`Go ahead, start with the ${childName} child.`, `OK — kick off ${childName} first, I'll watch.`]));
+    s.user(
+      r.pick([
+        `Go ahead, start with the ${childName} child.`,
+        `OK — kick off ${childName} first, I'll watch.`,
+      ]),
+    );
     for (const g of sc.groundwork) s.act(g.text, ...g.calls);
   } else {
     s.user(sc.orchestration.userText);
@@ -57,9 +69,16 @@ function parentSession(sc: Scenario, childName: string, task: string, layout: La
     s.act(`${plan} First some groundwork. ${first!.text}`, ...first!.calls);
     if (layout === 'three-turn') {
       s.say('Groundwork so far is above. Shall I start spawning?');
-      s.user('Before you spawn anything: check how the tests are run, so the children use the right commands.');
+      s.user(
+        'Before you spawn anything: check how the tests are run, so the children use the right commands.',
+      );
       if (rest.length) for (const g of rest) s.act(g.text, ...g.calls);
-      else s.act('Checking the test setup.', { name: 'run', input: { command: 'git status --short && git branch --show-current' }, result: 'main' });
+      else
+        s.act('Checking the test setup.', {
+          name: 'run',
+          input: { command: 'git status --short && git branch --show-current' },
+          result: 'main',
+        });
       s.say('Done. Ready when you are.');
       s.user(`Yes, go — ${childName} first.`);
     } else {
@@ -67,6 +86,9 @@ function parentSession(sc: Scenario, childName: string, task: string, layout: La
     }
   }
   s.say(`What the children need to know:\n${notes}`);
-  const [call] = s.pending(`Spawning ${childName}.`, { name: 'spawn_agent', input: { task_name: childName, message: task } });
+  const [call] = s.pending(`Spawning ${childName}.`, {
+    name: 'spawn_agent',
+    input: { task_name: childName, message: task },
+  });
   return { transcript: s.build(`spawn-${sc.id}-${index}`), spawnCallId: call!.id };
 }

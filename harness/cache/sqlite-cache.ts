@@ -48,9 +48,13 @@ export class SqliteCache implements ResponseCache {
     this.db.pragma('busy_timeout = 10000');
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
-    this.db.exec('CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, value TEXT NOT NULL, created_at INTEGER NOT NULL)');
+    this.db.exec(
+      'CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, value TEXT NOT NULL, created_at INTEGER NOT NULL)',
+    );
     this.getStmt = this.db.prepare('SELECT value FROM responses WHERE key = ?').pluck();
-    this.setStmt = this.db.prepare('INSERT OR IGNORE INTO responses (key, value, created_at) VALUES (?, ?, ?)');
+    this.setStmt = this.db.prepare(
+      'INSERT OR IGNORE INTO responses (key, value, created_at) VALUES (?, ?, ?)',
+    );
     this.writeBatch = this.db.transaction((entries: [string, string][]) => {
       const now = Date.now();
       for (const [k, v] of entries) this.setStmt.run(k, v, now);
@@ -106,12 +110,26 @@ export class SqliteCache implements ResponseCache {
  * call); values of unknown shape (tool inputs and schemas, the sim's hints) go through canonicalJson.
  */
 export function requestKeyJson(provider: string, r: ModelRequest, scope: string): string {
-  const head = JSON.stringify([KEY_VERSION, provider, scope, r.model, r.system ?? null, r.maxTokens, r.temperature ?? null, r.seed, r.purpose]);
+  const head = JSON.stringify([
+    KEY_VERSION,
+    provider,
+    scope,
+    r.model,
+    r.system ?? null,
+    r.maxTokens,
+    r.temperature ?? null,
+    r.seed,
+    r.purpose,
+  ]);
   let out = `${head.slice(0, -1)},[`;
   r.messages.forEach((m, i) => {
     out += `${i ? ',' : ''}[${JSON.stringify(m.role)},${JSON.stringify(m.text ?? null)},`;
-    out += m.toolCalls ? `[${m.toolCalls.map((c) => `[${JSON.stringify(c.id)},${JSON.stringify(c.name)},${canonicalJson(c.input)}]`).join(',')}]` : 'null';
-    out += m.toolResults ? `,[${m.toolResults.map((t) => `[${JSON.stringify(t.callId)},${JSON.stringify(t.content)},${t.isError === true}]`).join(',')}]]` : ',null]';
+    out += m.toolCalls
+      ? `[${m.toolCalls.map((c) => `[${JSON.stringify(c.id)},${JSON.stringify(c.name)},${canonicalJson(c.input)}]`).join(',')}]`
+      : 'null';
+    out += m.toolResults
+      ? `,[${m.toolResults.map((t) => `[${JSON.stringify(t.callId)},${JSON.stringify(t.content)},${t.isError === true}]`).join(',')}]]`
+      : ',null]';
   });
   out += `],${r.tools ? canonicalJson(r.tools) : 'null'},${r.toolChoice ? canonicalJson(r.toolChoice) : 'null'}`;
   return `${out},${provider === 'sim' && r.sim ? canonicalJson(r.sim) : 'null'}]`;

@@ -8,7 +8,21 @@ import { exitState } from './exit.ts';
  * field), 130 interrupted. Only this layer sets the exit code.
  */
 /** Single-value flags given twice keep their last value instead of becoming an array no command expects. */
-const singleValued = ['config', 'out', 'provider', 'reps', 'seed', 'concurrency', 'shard', 'resume', 'baseline', 'format', 'from', 'strategy', 'task'];
+const singleValued = [
+  'config',
+  'out',
+  'provider',
+  'reps',
+  'seed',
+  'concurrency',
+  'shard',
+  'resume',
+  'baseline',
+  'format',
+  'from',
+  'strategy',
+  'task',
+];
 
 function lastValueWins(argv: Record<string, unknown>): void {
   for (const key of singleValued) {

@@ -19,7 +19,10 @@ export async function importModule(file: string): Promise<Record<string, unknown
   if (!/\.[cm]?ts$/.test(file)) return (await import(url)) as Record<string, unknown>;
   if (!bundled) return (await tsImport(url, import.meta.url)) as Record<string, unknown>;
   const code = await compile(file, url);
-  return (await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)) as Record<string, unknown>;
+  return (await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)) as Record<
+    string,
+    unknown
+  >;
 }
 
 async function compile(file: string, url: string): Promise<string> {
@@ -29,27 +32,50 @@ async function compile(file: string, url: string): Promise<string> {
   const here = { file: JSON.stringify(resolve(file)), dir: JSON.stringify(dirname(resolve(file))) };
   try {
     const result = await build({
-      entryPoints: [file], bundle: true, write: false, format: 'esm', platform: 'node', target: 'node20.19', logLevel: 'silent',
-      define: { 'import.meta.url': JSON.stringify(url), 'import.meta.filename': here.file, 'import.meta.dirname': here.dir, __filename: here.file, __dirname: here.dir },
-      plugins: [{
-        name: 'packages-from-node',
-        setup(b) {
-          b.onResolve({ filter: /^[^./]/ }, async (args) => {
-            if (args.pluginData === 'resolving' || args.path.startsWith('file:')) return undefined;
-            if (isBuiltin(args.path)) return { path: args.path, external: true };
-            if (args.path === 'handoff-eval') return { path: api, external: true };
-            const r = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'resolving' });
-            if (r.errors.length) return { errors: r.errors };
-            return { path: pathToFileURL(r.path).href, external: true };
-          });
+      entryPoints: [file],
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20.19',
+      logLevel: 'silent',
+      define: {
+        'import.meta.url': JSON.stringify(url),
+        'import.meta.filename': here.file,
+        'import.meta.dirname': here.dir,
+        __filename: here.file,
+        __dirname: here.dir,
+      },
+      plugins: [
+        {
+          name: 'packages-from-node',
+          setup(b) {
+            b.onResolve({ filter: /^[^./]/ }, async (args) => {
+              if (args.pluginData === 'resolving' || args.path.startsWith('file:')) return undefined;
+              if (isBuiltin(args.path)) return { path: args.path, external: true };
+              if (args.path === 'handoff-eval') return { path: api, external: true };
+              const r = await b.resolve(args.path, {
+                kind: args.kind,
+                resolveDir: args.resolveDir,
+                importer: args.importer,
+                pluginData: 'resolving',
+              });
+              if (r.errors.length) return { errors: r.errors };
+              return { path: pathToFileURL(r.path).href, external: true };
+            });
+          },
         },
-      }],
+      ],
     });
     return result.outputFiles[0]!.text;
   } catch (err) {
-    const first = (err as { errors?: { text: string; location?: { file: string; line: number; column: number } | null }[] }).errors?.[0];
+    const first = (
+      err as { errors?: { text: string; location?: { file: string; line: number; column: number } | null }[] }
+    ).errors?.[0];
     if (!first) throw err;
-    const at = first.location ? `${first.location.file}:${first.location.line}:${first.location.column + 1}: ` : '';
+    const at = first.location
+      ? `${first.location.file}:${first.location.line}:${first.location.column + 1}: `
+      : '';
     throw new Error(`${at}${first.text}`, { cause: err });
   }
 }

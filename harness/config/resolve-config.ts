@@ -1,6 +1,13 @@
 import { ConfigError } from '../errors.ts';
 import { resolveGateThresholds } from '../gate/thresholds.ts';
-import type { ConfigFlags, ModelSpec, ProviderName, ResolvedConfig, SuiteSelection, UserConfig } from './types.ts';
+import type {
+  ConfigFlags,
+  ModelSpec,
+  ProviderName,
+  ResolvedConfig,
+  SuiteSelection,
+  UserConfig,
+} from './types.ts';
 
 export const defaultModels: Record<string, ModelSpec> = {
   small: { sim: 'sim-small', anthropic: 'claude-haiku-4-5', openai: 'gpt-4o-mini' },
@@ -22,20 +29,60 @@ const defaults = {
 };
 
 /** defaults < config file < CLI flags; every field checked, errors name the file and the field. */
-export function resolveConfig(user: UserConfig, flags: ConfigFlags = {}, file: string | null = null): ResolvedConfig {
+export function resolveConfig(
+  user: UserConfig,
+  flags: ConfigFlags = {},
+  file: string | null = null,
+): ResolvedConfig {
   const where = file ?? 'config';
   const check = new Checker(where);
-  if (typeof user !== 'object' || user === null || Array.isArray(user)) throw new ConfigError(where, '(root)', 'must export an object (use defineConfig({...}))');
-  const known = new Set(['suites', 'arms', 'reps', 'seed', 'provider', 'models', 'judge', 'concurrency', 'budgetTokens', 'cache', 'outDir', 'casesDir', 'sim', 'providers', 'prices', 'gate', 'strategies']);
-  for (const key of Object.keys(user)) if (!known.has(key)) throw new ConfigError(where, key, `unknown field; valid: ${[...known].join(', ')}`);
+  if (typeof user !== 'object' || user === null || Array.isArray(user))
+    throw new ConfigError(where, '(root)', 'must export an object (use defineConfig({...}))');
+  const known = new Set([
+    'suites',
+    'arms',
+    'reps',
+    'seed',
+    'provider',
+    'models',
+    'judge',
+    'concurrency',
+    'budgetTokens',
+    'cache',
+    'outDir',
+    'casesDir',
+    'sim',
+    'providers',
+    'prices',
+    'gate',
+    'strategies',
+  ]);
+  for (const key of Object.keys(user))
+    if (!known.has(key)) throw new ConfigError(where, key, `unknown field; valid: ${[...known].join(', ')}`);
   const models = { ...defaultModels, ...check.record(user.models, 'models') } as Record<string, ModelSpec>;
   const provider = resolveProvider(user.provider, flags.provider, check);
   const criteria = user.judge?.criteria ?? true;
-  if (typeof criteria !== 'boolean') throw new ConfigError(where, 'judge.criteria', `must be true or false (got ${JSON.stringify(criteria)})`);
+  if (typeof criteria !== 'boolean')
+    throw new ConfigError(where, 'judge.criteria', `must be true or false (got ${JSON.stringify(criteria)})`);
   const classify = user.judge?.classify ?? 'auto';
-  if (!['auto', 'on', 'off'].includes(classify)) throw new ConfigError(where, 'judge.classify', `must be 'auto', 'on' or 'off' (got ${JSON.stringify(classify)})`);
-  const judge = { model: check.string(user.judge?.model, 'judge.model') ?? 'judge', samples: check.positiveInt(user.judge?.samples, 'judge.samples') ?? 1, criteria, classify };
-  if (!models[judge.model]) throw new ConfigError(where, 'judge.model', `unknown model alias "${judge.model}"; valid: ${Object.keys(models).join(', ')}`);
+  if (!['auto', 'on', 'off'].includes(classify))
+    throw new ConfigError(
+      where,
+      'judge.classify',
+      `must be 'auto', 'on' or 'off' (got ${JSON.stringify(classify)})`,
+    );
+  const judge = {
+    model: check.string(user.judge?.model, 'judge.model') ?? 'judge',
+    samples: check.positiveInt(user.judge?.samples, 'judge.samples') ?? 1,
+    criteria,
+    classify,
+  };
+  if (!models[judge.model])
+    throw new ConfigError(
+      where,
+      'judge.model',
+      `unknown model alias "${judge.model}"; valid: ${Object.keys(models).join(', ')}`,
+    );
   const cacheEnabled = flags.cache === false ? false : user.cache !== false;
   return {
     configFile: file,
@@ -46,9 +93,15 @@ export function resolveConfig(user: UserConfig, flags: ConfigFlags = {}, file: s
     provider,
     models,
     judge,
-    concurrency: flags.concurrency ?? check.positiveInt(user.concurrency, 'concurrency') ?? defaults.concurrency,
+    concurrency:
+      flags.concurrency ?? check.positiveInt(user.concurrency, 'concurrency') ?? defaults.concurrency,
     budgetTokens: check.positiveInt(user.budgetTokens, 'budgetTokens') ?? defaults.budgetTokens,
-    cache: { enabled: cacheEnabled, dir: (typeof user.cache === 'object' ? check.string(user.cache.dir, 'cache.dir') : undefined) ?? defaults.cacheDir },
+    cache: {
+      enabled: cacheEnabled,
+      dir:
+        (typeof user.cache === 'object' ? check.string(user.cache.dir, 'cache.dir') : undefined) ??
+        defaults.cacheDir,
+    },
     outDir: flags.out ?? check.string(user.outDir, 'outDir') ?? defaults.outDir,
     casesDir: check.string(user.casesDir, 'casesDir') ?? defaults.casesDir,
     sim: check.record(user.sim, 'sim') ?? {},
@@ -61,10 +114,18 @@ export function resolveConfig(user: UserConfig, flags: ConfigFlags = {}, file: s
   };
 }
 
-function resolveProvider(value: UserConfig['provider'], flag: ProviderName | undefined, check: Checker): ResolvedConfig['provider'] {
+function resolveProvider(
+  value: UserConfig['provider'],
+  flag: ProviderName | undefined,
+  check: Checker,
+): ResolvedConfig['provider'] {
   const valid = (name: unknown, field: string): ProviderName => {
     if (typeof name !== 'string' || !(knownProviders as readonly string[]).includes(name)) {
-      throw new ConfigError(check.file, field, `unknown provider "${String(name)}"; valid: ${knownProviders.join(', ')}`);
+      throw new ConfigError(
+        check.file,
+        field,
+        `unknown provider "${String(name)}"; valid: ${knownProviders.join(', ')}`,
+      );
     }
     return name;
   };
@@ -84,23 +145,33 @@ function resolveProvider(value: UserConfig['provider'], flag: ProviderName | und
   };
 }
 
-function resolveSuites(value: UserConfig['suites'], flag: string[] | undefined, check: Checker): SuiteSelection[] | 'all' {
+function resolveSuites(
+  value: UserConfig['suites'],
+  flag: string[] | undefined,
+  check: Checker,
+): SuiteSelection[] | 'all' {
   if (flag?.length) return flag.map((id) => ({ id }));
   if (value === undefined) return 'all';
-  if (!Array.isArray(value)) throw new ConfigError(check.file, 'suites', 'must be an array of suite ids or {id, arms?, cases?}');
+  if (!Array.isArray(value))
+    throw new ConfigError(check.file, 'suites', 'must be an array of suite ids or {id, arms?, cases?}');
   return value.map((s, i) => {
     if (typeof s === 'string') return { id: s };
-    if (typeof s !== 'object' || s === null || typeof s.id !== 'string') throw new ConfigError(check.file, `suites[${i}]`, 'must be a suite id or {id, arms?, cases?}');
+    if (typeof s !== 'object' || s === null || typeof s.id !== 'string')
+      throw new ConfigError(check.file, `suites[${i}]`, 'must be a suite id or {id, arms?, cases?}');
     return s;
   });
 }
 
-export function parseShard(value: string | undefined, where: string): { index: number; count: number } | null {
+export function parseShard(
+  value: string | undefined,
+  where: string,
+): { index: number; count: number } | null {
   if (value === undefined) return null;
   const m = /^(\d+)\/(\d+)$/.exec(value);
   const index = m ? Number(m[1]) : NaN;
   const count = m ? Number(m[2]) : NaN;
-  if (!m || count < 1 || index < 1 || index > count) throw new ConfigError(where, '--shard', `must be i/n with 1 ≤ i ≤ n (got "${value}")`);
+  if (!m || count < 1 || index < 1 || index > count)
+    throw new ConfigError(where, '--shard', `must be i/n with 1 ≤ i ≤ n (got "${value}")`);
   return { index, count };
 }
 
@@ -126,7 +197,8 @@ class Checker {
   }
   stringArray(v: unknown, field: string): string[] | undefined {
     if (v === undefined) return undefined;
-    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) this.fail(field, 'must be an array of strings', v);
+    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string'))
+      this.fail(field, 'must be an array of strings', v);
     return v;
   }
   record<T extends object>(v: T | undefined, field: string): T | undefined {

@@ -61,7 +61,9 @@ export interface UserConfig {
   /** Run seed (the sim's draws, bootstrap resamples, shard assignment). @default 1 */
   seed?: number;
   /** Provider for every role, or per role. @default 'sim' */
-  provider?: ProviderName | { default?: ProviderName; source?: ProviderName; receiver?: ProviderName; judge?: ProviderName };
+  provider?:
+    | ProviderName
+    | { default?: ProviderName; source?: ProviderName; receiver?: ProviderName; judge?: ProviderName };
   /** Model aliases → model id per provider. Arms name aliases; `judge` names the judge's alias. */
   models?: Record<string, ModelSpec>;
   judge?: {

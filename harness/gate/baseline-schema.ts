@@ -4,7 +4,9 @@ const int = { type: 'integer', minimum: 0 } as const;
 const num = { type: 'number' } as const;
 const numOrNull = { type: ['number', 'null'] } as const;
 const strings = { type: 'array', items: { type: 'string' } } as const;
-const interval = { oneOf: [{ type: 'null' }, { type: 'array', items: num, minItems: 2, maxItems: 2 }] } as const;
+const interval = {
+  oneOf: [{ type: 'null' }, { type: 'array', items: num, minItems: 2, maxItems: 2 }],
+} as const;
 
 const scoredCell = {
   type: 'object',
@@ -16,7 +18,13 @@ const scoredCell = {
 const criterion = {
   type: 'object',
   required: ['n', 'unscored', 'mean', 'ci', 'cells'],
-  properties: { n: int, unscored: int, mean: numOrNull, ci: interval, cells: { type: 'array', items: scoredCell } },
+  properties: {
+    n: int,
+    unscored: int,
+    mean: numOrNull,
+    ci: interval,
+    cells: { type: 'array', items: scoredCell },
+  },
 } as const;
 
 const arm = {
@@ -30,7 +38,11 @@ const arm = {
     ok: int,
     errors: int,
     errorRate: { type: 'number', minimum: 0, maximum: 1 },
-    tokens: { type: 'object', required: ['handoff', 'windowAfter'], properties: { handoff: numOrNull, windowAfter: numOrNull } },
+    tokens: {
+      type: 'object',
+      required: ['handoff', 'windowAfter'],
+      properties: { handoff: numOrNull, windowAfter: numOrNull },
+    },
     scores: { type: 'object', additionalProperties: criterion },
   },
 } as const;
@@ -38,7 +50,14 @@ const arm = {
 const suite = {
   type: 'object',
   required: ['suite', 'baselineArm', 'cases', 'reps', 'criteria', 'arms'],
-  properties: { suite: { type: 'string', minLength: 1 }, baselineArm: { type: 'string' }, cases: int, reps: int, criteria: strings, arms: { type: 'array', items: arm } },
+  properties: {
+    suite: { type: 'string', minLength: 1 },
+    baselineArm: { type: 'string' },
+    cases: int,
+    reps: int,
+    criteria: strings,
+    arms: { type: 'array', items: arm },
+  },
 } as const;
 
 const identity = {
@@ -49,8 +68,19 @@ const identity = {
     seed: { type: ['integer', 'null'] },
     harnessVersion: { type: 'string' },
     simulated: { type: 'boolean' },
-    models: { type: 'object', required: ['source', 'receiver', 'judge'], properties: { source: strings, receiver: strings, judge: strings } },
-    suites: { type: 'array', items: { type: 'object', required: ['suite', 'arms'], properties: { suite: { type: 'string' }, arms: strings } } },
+    models: {
+      type: 'object',
+      required: ['source', 'receiver', 'judge'],
+      properties: { source: strings, receiver: strings, judge: strings },
+    },
+    suites: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['suite', 'arms'],
+        properties: { suite: { type: 'string' }, arms: strings },
+      },
+    },
   },
 } as const;
 
@@ -83,6 +113,11 @@ export function validateBaselineShape(value: unknown): string | null {
 
 function describe(e: ErrorObject | undefined): string {
   if (!e) return '(root): invalid';
-  const field = e.instancePath ? e.instancePath.slice(1).replace(/\/(\d+)(?=\/|$)/g, '[$1]').replace(/\//g, '.') : '(root)';
+  const field = e.instancePath
+    ? e.instancePath
+        .slice(1)
+        .replace(/\/(\d+)(?=\/|$)/g, '[$1]')
+        .replace(/\//g, '.')
+    : '(root)';
   return `${field}: ${e.message ?? 'invalid'}`;
 }

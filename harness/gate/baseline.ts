@@ -76,7 +76,8 @@ export function identityOf(summary: Summary): RunIdentity {
 /** A baseline from a run's journal rows (a cell journalled twice counts once, as in the reports). */
 export function createBaseline(input: readonly ResultRow[]): Baseline {
   const { rows } = canonicalRows(input);
-  if (rows.length === 0) throw new InputError('empty_run', 'the run has no result rows: nothing to make a baseline from');
+  if (rows.length === 0)
+    throw new InputError('empty_run', 'the run has no result rows: nothing to make a baseline from');
   const summary = summarize(rows);
   const suites = summary.suites.map((s): BaselineSuite => ({
     suite: s.suite,
@@ -88,13 +89,28 @@ export function createBaseline(input: readonly ResultRow[]): Baseline {
       const armRows = rows.filter((r) => r.suite === s.suite && r.arm === a.arm);
       const scores: Record<string, BaselineCriterion> = {};
       for (const c of s.criteria) {
-        const cells = scoredCells(armRows, c).map((x): ScoredCell => ({ case_id: x.case_id, rep: x.rep, value: x.value }));
+        const cells = scoredCells(armRows, c).map((x): ScoredCell => ({
+          case_id: x.case_id,
+          rep: x.rep,
+          value: x.value,
+        }));
         if (cells.length === 0) continue;
         const cs = a.scores[c];
-        scores[c] = { n: cs?.n ?? 0, unscored: cs?.unscored ?? cells.length, mean: round(cs?.mean ?? null), ci: cs?.ci ? [round(cs.ci[0])!, round(cs.ci[1])!] : null, cells };
+        scores[c] = {
+          n: cs?.n ?? 0,
+          unscored: cs?.unscored ?? cells.length,
+          mean: round(cs?.mean ?? null),
+          ci: cs?.ci ? [round(cs.ci[0])!, round(cs.ci[1])!] : null,
+          cells,
+        };
       }
       return {
-        arm: a.arm, strategy: a.strategy, params: a.params, cells: a.cells, ok: a.ok, errors: a.errors,
+        arm: a.arm,
+        strategy: a.strategy,
+        params: a.params,
+        cells: a.cells,
+        ok: a.ok,
+        errors: a.errors,
         errorRate: round(a.cells ? a.errors / a.cells : 0)!,
         tokens: { handoff: round(a.tokens.handoff), windowAfter: round(a.tokens.windowAfter) },
         scores,
@@ -117,7 +133,10 @@ export function renderBaseline(b: Baseline): string {
         compact.push(json);
         return `\u0001${compact.length - 1}`;
       };
-      if (key === 'cells' && Array.isArray(value)) return value.map((c: ScoredCell) => hold(JSON.stringify({ case_id: c.case_id, rep: c.rep, value: c.value })));
+      if (key === 'cells' && Array.isArray(value))
+        return value.map((c: ScoredCell) =>
+          hold(JSON.stringify({ case_id: c.case_id, rep: c.rep, value: c.value })),
+        );
       if (key === 'ci' && Array.isArray(value)) return hold(JSON.stringify(value));
       return value;
     },
@@ -132,11 +151,19 @@ export function parseBaseline(text: string, file: string): Baseline {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new InputError('bad_baseline', `${file}: not valid JSON (${(err as Error).message})`, { cause: err });
+    throw new InputError('bad_baseline', `${file}: not valid JSON (${(err as Error).message})`, {
+      cause: err,
+    });
   }
-  const schema = value && typeof value === 'object' && !Array.isArray(value) ? (value as { schema?: unknown }).schema : undefined;
+  const schema =
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as { schema?: unknown }).schema
+      : undefined;
   if (schema !== BASELINE_SCHEMA) {
-    throw new InputError('baseline_schema', `${file}: schema: expected "${BASELINE_SCHEMA}", got ${JSON.stringify(schema ?? null)} (rebuild it: handoff-eval baseline <run-dir> --out ${file})`);
+    throw new InputError(
+      'baseline_schema',
+      `${file}: schema: expected "${BASELINE_SCHEMA}", got ${JSON.stringify(schema ?? null)} (rebuild it: handoff-eval baseline <run-dir> --out ${file})`,
+    );
   }
   const problem = validateBaselineShape(value);
   if (problem) throw new InputError('bad_baseline', `${file}: ${problem}`);

@@ -48,15 +48,28 @@ const EPS = 1e-9;
  * paired difference from the baseline's cells — a drop counts only when the interval excludes zero.
  * Pure: it returns the verdict; the CLI turns it into an exit code.
  */
-export function evaluateGate(input: readonly ResultRow[], baseline: Baseline, thresholds: ResolvedGateThresholds): GateResult {
+export function evaluateGate(
+  input: readonly ResultRow[],
+  baseline: Baseline,
+  thresholds: ResolvedGateThresholds,
+): GateResult {
   const { rows } = canonicalRows(input);
   const base = { baseline: baseline.identity, thresholds };
-  if (rows.length === 0) return { ...base, verdict: 'cannot evaluate', checks: [], mismatch: [], notes: ['the run has no result rows'], run: null };
+  if (rows.length === 0)
+    return {
+      ...base,
+      verdict: 'cannot evaluate',
+      checks: [],
+      mismatch: [],
+      notes: ['the run has no result rows'],
+      run: null,
+    };
   const summary = summarize(rows);
   const run = identityOf(summary);
   const mismatch = compareIdentity(run, baseline.identity);
   const notes: string[] = [];
-  if (run.harnessVersion !== baseline.identity.harnessVersion) notes.push(`harness version ${run.harnessVersion} vs the baseline's ${baseline.identity.harnessVersion}`);
+  if (run.harnessVersion !== baseline.identity.harnessVersion)
+    notes.push(`harness version ${run.harnessVersion} vs the baseline's ${baseline.identity.harnessVersion}`);
   if (mismatch.length > 0) return { ...base, verdict: 'cannot evaluate', checks: [], mismatch, notes, run };
   const checks: GateCheck[] = [];
   for (const s of summary.suites) {
@@ -65,14 +78,18 @@ export function evaluateGate(input: readonly ResultRow[], baseline: Baseline, th
     for (const a of s.arms) {
       const ba = bs?.arms.find((x) => x.arm === a.arm);
       if (bs && !ba) notes.push(`${s.suite}/${a.arm} is not in the baseline: absolute checks only`);
-      if (ba && a.cells < ba.cells) notes.push(`${s.suite}/${a.arm}: ${a.cells} cells vs ${ba.cells} in the baseline`);
+      if (ba && a.cells < ba.cells)
+        notes.push(`${s.suite}/${a.arm}: ${a.cells} cells vs ${ba.cells} in the baseline`);
       const armRows = rows.filter((r) => r.suite === s.suite && r.arm === a.arm);
       checks.push(...armChecks(s, a, armRows, ba, thresholds, notes));
     }
   }
   checks.push(...coverageChecks(baseline, summary.suites), ...unusedMinimums(thresholds, summary.suites));
   const moved = changedCells(rows, baseline);
-  if (moved.changed > 0) notes.push(`${moved.changed} of ${moved.compared} scores differ from the baseline's same cell${summary.simulated ? ' (a sim run of an unchanged harness reproduces every score exactly)' : ''}`);
+  if (moved.changed > 0)
+    notes.push(
+      `${moved.changed} of ${moved.compared} scores differ from the baseline's same cell${summary.simulated ? ' (a sim run of an unchanged harness reproduces every score exactly)' : ''}`,
+    );
   return { ...base, verdict: overall(checks), checks, mismatch, notes, run };
 }
 
@@ -94,7 +111,14 @@ export function compareIdentity(run: RunIdentity, baseline: RunIdentity): string
   return out;
 }
 
-function armChecks(s: SuiteSummary, a: ArmSummary, armRows: ResultRow[], ba: BaselineArm | undefined, t: ResolvedGateThresholds, notes: string[]): GateCheck[] {
+function armChecks(
+  s: SuiteSummary,
+  a: ArmSummary,
+  armRows: ResultRow[],
+  ba: BaselineArm | undefined,
+  t: ResolvedGateThresholds,
+  notes: string[],
+): GateCheck[] {
   const at = { suite: s.suite, arm: a.arm };
   const checks: GateCheck[] = [errorRateCheck(at, a, ba, t)];
   if (ba) checks.push(tokenCheck(at, a, ba, t));
@@ -104,56 +128,150 @@ function armChecks(s: SuiteSummary, a: ArmSummary, armRows: ResultRow[], ba: Bas
     const bc = ba?.scores[c];
     if (bc) {
       const d = pairedDifference(scoredCells(armRows, c), bc.cells);
-      checks.push(dropCheck({ ...at, criterion: c, baseline: bc.mean, current: a.scores[c]?.mean ?? null }, d, t));
-      if (d.ci && d.diff !== null && d.ci[0] > 0) notes.push(`${s.suite}/${a.arm} ${c}: better than the baseline beyond noise (${d.diff.toFixed(2)}); refresh the baseline to hold the gain`);
+      checks.push(
+        dropCheck({ ...at, criterion: c, baseline: bc.mean, current: a.scores[c]?.mean ?? null }, d, t),
+      );
+      if (d.ci && d.diff !== null && d.ci[0] > 0)
+        notes.push(
+          `${s.suite}/${a.arm} ${c}: better than the baseline beyond noise (${d.diff.toFixed(2)}); refresh the baseline to hold the gain`,
+        );
     } else if (ba) notes.push(`${s.suite}/${a.arm} ${c}: not in the baseline, no drop check`);
   }
   for (const c of Object.keys(ba?.scores ?? {})) {
     if (s.criteria.includes(c)) continue;
-    checks.push({ ...at, kind: 'coverage', criterion: c, baseline: ba!.scores[c]!.mean, current: null, delta: null, ci: null, limit: null, verdict: 'cannot evaluate', reason: 'scored in the baseline, not in the run' });
+    checks.push({
+      ...at,
+      kind: 'coverage',
+      criterion: c,
+      baseline: ba!.scores[c]!.mean,
+      current: null,
+      delta: null,
+      ci: null,
+      limit: null,
+      verdict: 'cannot evaluate',
+      reason: 'scored in the baseline, not in the run',
+    });
   }
   return checks;
 }
 
 type At = { suite: string; arm: string };
 
-function errorRateCheck(at: At, a: ArmSummary, ba: BaselineArm | undefined, t: ResolvedGateThresholds): GateCheck {
+function errorRateCheck(
+  at: At,
+  a: ArmSummary,
+  ba: BaselineArm | undefined,
+  t: ResolvedGateThresholds,
+): GateCheck {
   const rate = a.cells ? a.errors / a.cells : 0;
   const over = rate > t.maxErrorRate + EPS;
   return {
-    ...at, kind: 'error-rate', criterion: null, baseline: ba?.errorRate ?? null, current: rate, delta: ba ? rate - ba.errorRate : null, ci: null,
-    limit: t.maxErrorRate, verdict: over ? 'regression' : 'pass', reason: `${a.errors}/${a.cells} cells failed`,
+    ...at,
+    kind: 'error-rate',
+    criterion: null,
+    baseline: ba?.errorRate ?? null,
+    current: rate,
+    delta: ba ? rate - ba.errorRate : null,
+    ci: null,
+    limit: t.maxErrorRate,
+    verdict: over ? 'regression' : 'pass',
+    reason: `${a.errors}/${a.cells} cells failed`,
   };
 }
 
 function tokenCheck(at: At, a: ArmSummary, ba: BaselineArm, t: ResolvedGateThresholds): GateCheck {
   const current = a.tokens.handoff;
   const baseline = ba.tokens.handoff;
-  const row = { ...at, kind: 'token-growth' as const, criterion: null, baseline, current, ci: null, limit: t.maxTokenGrowthPct };
-  if (current === null || baseline === null) return { ...row, delta: null, verdict: 'cannot evaluate', reason: `no ok cells in the ${current === null ? 'run' : 'baseline'}` };
-  if (a.ok < t.minCells) return { ...row, delta: null, verdict: 'cannot evaluate', reason: `${a.ok} ok cells < minCells ${t.minCells}` };
+  const row = {
+    ...at,
+    kind: 'token-growth' as const,
+    criterion: null,
+    baseline,
+    current,
+    ci: null,
+    limit: t.maxTokenGrowthPct,
+  };
+  if (current === null || baseline === null)
+    return {
+      ...row,
+      delta: null,
+      verdict: 'cannot evaluate',
+      reason: `no ok cells in the ${current === null ? 'run' : 'baseline'}`,
+    };
+  if (a.ok < t.minCells)
+    return {
+      ...row,
+      delta: null,
+      verdict: 'cannot evaluate',
+      reason: `${a.ok} ok cells < minCells ${t.minCells}`,
+    };
   const growth = baseline === 0 ? (current === 0 ? 0 : Infinity) : ((current - baseline) / baseline) * 100;
   const over = growth > t.maxTokenGrowthPct + EPS;
-  return { ...row, delta: growth, verdict: over ? 'regression' : 'pass', reason: over ? 'handoff grew beyond the limit' : 'within the limit' };
+  return {
+    ...row,
+    delta: growth,
+    verdict: over ? 'regression' : 'pass',
+    reason: over ? 'handoff grew beyond the limit' : 'within the limit',
+  };
 }
 
-function minMeanCheck(at: At, criterion: string, a: ArmSummary, ba: BaselineArm | undefined, min: number, minCells: number): GateCheck {
+function minMeanCheck(
+  at: At,
+  criterion: string,
+  a: ArmSummary,
+  ba: BaselineArm | undefined,
+  min: number,
+  minCells: number,
+): GateCheck {
   const cs = a.scores[criterion];
-  const row = { ...at, kind: 'min-mean' as const, criterion, baseline: ba?.scores[criterion]?.mean ?? null, current: cs?.mean ?? null, delta: null, ci: cs?.ci ?? null, limit: min };
+  const row = {
+    ...at,
+    kind: 'min-mean' as const,
+    criterion,
+    baseline: ba?.scores[criterion]?.mean ?? null,
+    current: cs?.mean ?? null,
+    delta: null,
+    ci: cs?.ci ?? null,
+    limit: min,
+  };
   const n = cs?.n ?? 0;
-  if (n < minCells || row.current === null) return { ...row, verdict: 'cannot evaluate', reason: `${n} scored cells < minCells ${minCells}` };
+  if (n < minCells || row.current === null)
+    return { ...row, verdict: 'cannot evaluate', reason: `${n} scored cells < minCells ${minCells}` };
   const below = row.current < min - EPS;
-  return { ...row, verdict: below ? 'regression' : 'pass', reason: below ? 'mean below the minimum' : `${n} scored cells` };
+  return {
+    ...row,
+    verdict: below ? 'regression' : 'pass',
+    reason: below ? 'mean below the minimum' : `${n} scored cells`,
+  };
 }
 
-function dropCheck(row: At & { criterion: string; baseline: number | null; current: number | null }, d: ReturnType<typeof pairedDifference>, t: ResolvedGateThresholds): GateCheck {
+function dropCheck(
+  row: At & { criterion: string; baseline: number | null; current: number | null },
+  d: ReturnType<typeof pairedDifference>,
+  t: ResolvedGateThresholds,
+): GateCheck {
   const base = { ...row, kind: 'drop' as const, delta: d.diff, ci: d.ci, limit: t.maxDrop };
-  if (d.pairs < t.minCells) return { ...base, verdict: 'cannot evaluate', reason: `${d.pairs} paired cells < minCells ${t.minCells}` };
-  if (!d.ci || d.diff === null) return { ...base, verdict: 'cannot evaluate', reason: `${d.clusters} case(s) paired: no interval` };
+  if (d.pairs < t.minCells)
+    return {
+      ...base,
+      verdict: 'cannot evaluate',
+      reason: `${d.pairs} paired cells < minCells ${t.minCells}`,
+    };
+  if (!d.ci || d.diff === null)
+    return { ...base, verdict: 'cannot evaluate', reason: `${d.clusters} case(s) paired: no interval` };
   const excludesZero = d.ci[1] < 0 || d.ci[0] > 0;
   const drop = -d.diff;
-  if (d.ci[1] < 0 && drop > t.maxDrop + EPS) return { ...base, verdict: 'regression', reason: `drop ${drop.toFixed(2)} > ${t.maxDrop}, CI excludes 0` };
-  const why = !excludesZero ? 'within noise' : d.diff < 0 ? `drop ${drop.toFixed(2)} ≤ ${t.maxDrop}` : 'better';
+  if (d.ci[1] < 0 && drop > t.maxDrop + EPS)
+    return {
+      ...base,
+      verdict: 'regression',
+      reason: `drop ${drop.toFixed(2)} > ${t.maxDrop}, CI excludes 0`,
+    };
+  const why = !excludesZero
+    ? 'within noise'
+    : d.diff < 0
+      ? `drop ${drop.toFixed(2)} ≤ ${t.maxDrop}`
+      : 'better';
   return { ...base, verdict: 'pass', reason: `${why} (${d.pairs} pairs)` };
 }
 
@@ -164,7 +282,19 @@ function coverageChecks(baseline: Baseline, suites: readonly SuiteSummary[]): Ga
     const s = suites.find((x) => x.suite === bs.suite);
     for (const ba of bs.arms) {
       if (s?.arms.some((a) => a.arm === ba.arm)) continue;
-      out.push({ suite: bs.suite, arm: ba.arm, kind: 'coverage', criterion: null, baseline: ba.cells, current: 0, delta: null, ci: null, limit: null, verdict: 'cannot evaluate', reason: `${s ? 'arm' : 'suite'} in the baseline but not in the run` });
+      out.push({
+        suite: bs.suite,
+        arm: ba.arm,
+        kind: 'coverage',
+        criterion: null,
+        baseline: ba.cells,
+        current: 0,
+        delta: null,
+        ci: null,
+        limit: null,
+        verdict: 'cannot evaluate',
+        reason: `${s ? 'arm' : 'suite'} in the baseline but not in the run`,
+      });
     }
   }
   return out;
@@ -174,14 +304,29 @@ function coverageChecks(baseline: Baseline, suites: readonly SuiteSummary[]): Ga
 function unusedMinimums(t: ResolvedGateThresholds, suites: readonly SuiteSummary[]): GateCheck[] {
   return Object.entries(t.minMean)
     .filter(([c]) => !suites.some((s) => s.criteria.includes(c)))
-    .map(([c, min]) => ({ suite: '–', arm: '–', kind: 'min-mean' as const, criterion: c, baseline: null, current: null, delta: null, ci: null, limit: min, verdict: 'cannot evaluate' as const, reason: `no suite in the run scores ${c}` }));
+    .map(([c, min]) => ({
+      suite: '–',
+      arm: '–',
+      kind: 'min-mean' as const,
+      criterion: c,
+      baseline: null,
+      current: null,
+      delta: null,
+      ci: null,
+      limit: min,
+      verdict: 'cannot evaluate' as const,
+      reason: `no suite in the run scores ${c}`,
+    }));
 }
 
 /** Scores that differ from the baseline's same cell (suite, arm, criterion, case, rep): what moved, noise or not. */
 function changedCells(rows: readonly ResultRow[], baseline: Baseline): { compared: number; changed: number } {
   const stored = new Map<string, number | null>();
   for (const s of baseline.suites) {
-    for (const a of s.arms) for (const [c, bc] of Object.entries(a.scores)) for (const x of bc.cells) stored.set(`${s.suite}\u0000${a.arm}\u0000${c}\u0000${x.case_id}\u0000${x.rep}`, x.value);
+    for (const a of s.arms)
+      for (const [c, bc] of Object.entries(a.scores))
+        for (const x of bc.cells)
+          stored.set(`${s.suite}\u0000${a.arm}\u0000${c}\u0000${x.case_id}\u0000${x.rep}`, x.value);
   }
   let compared = 0;
   let changed = 0;

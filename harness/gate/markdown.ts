@@ -12,19 +12,41 @@ export function renderGateMarkdown(r: GateResult, opts: { baselineFile?: string 
   const count = (v: GateVerdict) => r.checks.filter((c) => c.verdict === v).length;
   const lines = [`## handoff-eval gate: ${headline[r.verdict]}`, ''];
   const against = `baseline \`${r.baseline.runId}\`${opts.baselineFile ? ` (${opts.baselineFile})` : ''}`;
-  lines.push(`Run \`${r.run?.runId ?? '?'}\` vs ${against} · seed ${r.baseline.seed ?? '–'} · ${r.checks.length} checks: ${count('pass')} pass, ${count('regression')} regression, ${count('cannot evaluate')} cannot evaluate`, '');
-  if (r.run?.simulated || r.baseline.simulated) lines.push('> Simulated — not a measurement of any model.', '');
+  lines.push(
+    `Run \`${r.run?.runId ?? '?'}\` vs ${against} · seed ${r.baseline.seed ?? '–'} · ${r.checks.length} checks: ${count('pass')} pass, ${count('regression')} regression, ${count('cannot evaluate')} cannot evaluate`,
+    '',
+  );
+  if (r.run?.simulated || r.baseline.simulated)
+    lines.push('> Simulated — not a measurement of any model.', '');
   if (r.mismatch.length > 0) {
-    lines.push('The run and the baseline are not the same experiment; nothing was compared:', '', ...r.mismatch.map((m) => `- ${m}`), '');
-    lines.push('Rebuild the baseline from a run of this experiment (docs/ci.md) or run with the baseline\'s seed and models.', '');
+    lines.push(
+      'The run and the baseline are not the same experiment; nothing was compared:',
+      '',
+      ...r.mismatch.map((m) => `- ${m}`),
+      '',
+    );
+    lines.push(
+      "Rebuild the baseline from a run of this experiment (docs/ci.md) or run with the baseline's seed and models.",
+      '',
+    );
   }
   if (r.checks.length > 0) {
-    lines.push('| suite | arm | check | baseline | current | Δ [95% CI] | threshold | verdict |', '| --- | --- | --- | ---: | ---: | --- | --- | --- |');
+    lines.push(
+      '| suite | arm | check | baseline | current | Δ [95% CI] | threshold | verdict |',
+      '| --- | --- | --- | ---: | ---: | --- | --- | --- |',
+    );
     for (const c of r.checks) lines.push(row(c));
     lines.push('');
   }
   const t = r.thresholds;
-  lines.push(`Thresholds: min mean ${Object.entries(t.minMean).map(([k, v]) => `${k} ≥ ${v}`).join(', ') || '–'} · max drop ${t.maxDrop} (counted only when the paired 95% CI excludes 0) · max handoff-token growth ${t.maxTokenGrowthPct}% · max error rate ${pct(t.maxErrorRate)} · min cells ${t.minCells}`, '');
+  lines.push(
+    `Thresholds: min mean ${
+      Object.entries(t.minMean)
+        .map(([k, v]) => `${k} ≥ ${v}`)
+        .join(', ') || '–'
+    } · max drop ${t.maxDrop} (counted only when the paired 95% CI excludes 0) · max handoff-token growth ${t.maxTokenGrowthPct}% · max error rate ${pct(t.maxErrorRate)} · min cells ${t.minCells}`,
+    '',
+  );
   if (r.notes.length > 0) lines.push('Notes:', '', ...r.notes.map((n) => `- ${escape(n)}`), '');
   return lines.join('\n');
 }
@@ -35,24 +57,39 @@ export function appendStepSummary(file: string, markdown: string): void {
 }
 
 function row(c: GateCheck): string {
-  const cells = [c.suite, c.arm, label(c), value(c, c.baseline), value(c, c.current), delta(c), threshold(c), verdict(c)];
+  const cells = [
+    c.suite,
+    c.arm,
+    label(c),
+    value(c, c.baseline),
+    value(c, c.current),
+    delta(c),
+    threshold(c),
+    verdict(c),
+  ];
   return `| ${cells.map(escape).join(' | ')} |`;
 }
 
 function label(c: GateCheck): string {
   switch (c.kind) {
-    case 'error-rate': return 'error rate';
-    case 'token-growth': return 'handoff tokens (mean)';
-    case 'min-mean': return `${c.criterion} (mean)`;
-    case 'drop': return `${c.criterion} (drop)`;
-    case 'coverage': return c.criterion ? `${c.criterion} (scored)` : 'cells';
+    case 'error-rate':
+      return 'error rate';
+    case 'token-growth':
+      return 'handoff tokens (mean)';
+    case 'min-mean':
+      return `${c.criterion} (mean)`;
+    case 'drop':
+      return `${c.criterion} (drop)`;
+    case 'coverage':
+      return c.criterion ? `${c.criterion} (scored)` : 'cells';
   }
 }
 
 function value(c: GateCheck, x: number | null): string {
   if (x === null) return '–';
   if (c.kind === 'error-rate') return pct(x);
-  if (c.kind === 'token-growth' || c.kind === 'coverage') return c.kind === 'coverage' && c.criterion ? x.toFixed(2) : String(Math.round(x));
+  if (c.kind === 'token-growth' || c.kind === 'coverage')
+    return c.kind === 'coverage' && c.criterion ? x.toFixed(2) : String(Math.round(x));
   return x.toFixed(2);
 }
 
@@ -66,11 +103,16 @@ function delta(c: GateCheck): string {
 function threshold(c: GateCheck): string {
   if (c.limit === null) return '–';
   switch (c.kind) {
-    case 'error-rate': return `≤ ${pct(c.limit)}`;
-    case 'token-growth': return `≤ ${signed(c.limit, 0)}%`;
-    case 'min-mean': return `≥ ${c.limit.toFixed(2)}`;
-    case 'drop': return `drop ≤ ${c.limit}, beyond noise`;
-    default: return '–';
+    case 'error-rate':
+      return `≤ ${pct(c.limit)}`;
+    case 'token-growth':
+      return `≤ ${signed(c.limit, 0)}%`;
+    case 'min-mean':
+      return `≥ ${c.limit.toFixed(2)}`;
+    case 'drop':
+      return `drop ≤ ${c.limit}, beyond noise`;
+    default:
+      return '–';
   }
 }
 

@@ -11,7 +11,19 @@ import { writeReports } from '../../reports/write.ts';
 import { readCalls, readRunFiles } from './run-files.ts';
 
 /** config.json fields that make two shard runs the same experiment (what decides the cells and their draws). */
-export const experimentFields = ['harnessVersion', 'suites', 'arms', 'reps', 'seed', 'provider', 'models', 'judge', 'budgetTokens', 'sim', 'prices'] as const;
+export const experimentFields = [
+  'harnessVersion',
+  'suites',
+  'arms',
+  'reps',
+  'seed',
+  'provider',
+  'models',
+  'judge',
+  'budgetTokens',
+  'sim',
+  'prices',
+] as const;
 
 export interface MergeOptions {
   /** The merged run's directory (created; must not exist or be empty). Its name is the merged run id. */
@@ -53,26 +65,57 @@ interface Shard {
  */
 export async function mergeRuns(dirs: readonly string[], opts: MergeOptions): Promise<MergeOutcome> {
   if (dirs.length === 0) throw new InputError('usage', 'merge: name at least one shard run directory');
-  const shards = dirs.map(readShard).sort((a, b) => (a.shard?.index ?? 0) - (b.shard?.index ?? 0) || cmp(a.runId, b.runId) || cmp(a.dir, b.dir));
+  const shards = dirs
+    .map(readShard)
+    .sort(
+      (a, b) => (a.shard?.index ?? 0) - (b.shard?.index ?? 0) || cmp(a.runId, b.runId) || cmp(a.dir, b.dir),
+    );
   checkSameExperiment(shards);
   const dir = resolve(opts.out);
-  if (existsSync(dir) && readdirSync(dir).length > 0) throw new InputError('run_exists', `--out: ${opts.out} exists and is not empty; merge writes a new run directory`);
+  if (existsSync(dir) && readdirSync(dir).length > 0)
+    throw new InputError(
+      'run_exists',
+      `--out: ${opts.out} exists and is not empty; merge writes a new run directory`,
+    );
   const runId = basename(dir);
   const { kept, owner, duplicates } = pickRows(shards);
   const rows = canonicalRows([...kept.values()].map((r) => ({ ...r, run_id: runId }))).rows;
   const { missing, unplanned, planError } = await comparePlan(shards[0]!, opts.config, rows);
   if (missing === null && !opts.allowMissing) {
-    throw new InputError('merge_unplanned', `merge: cannot rebuild the plan to check for missing cells (${planError}); --allow-missing merges without the check`);
+    throw new InputError(
+      'merge_unplanned',
+      `merge: cannot rebuild the plan to check for missing cells (${planError}); --allow-missing merges without the check`,
+    );
   }
   if (missing && missing.length > 0 && !opts.allowMissing) {
-    throw new InputError('merge_missing', `merge: ${missing.length} planned cell(s) are in no shard: ${list(missing)}; rerun the missing shard, or merge with --allow-missing and fill them in with run --resume ${opts.out}`);
+    throw new InputError(
+      'merge_missing',
+      `merge: ${missing.length} planned cell(s) are in no shard: ${list(missing)}; rerun the missing shard, or merge with --allow-missing and fill them in with run --resume ${opts.out}`,
+    );
   }
   mkdirSync(dir, { recursive: true });
-  const summary = shards.map((s) => ({ dir: s.dir, runId: s.runId, shard: s.shard ? `${s.shard.index}/${s.shard.count}` : null, rows: s.rows.length }));
-  const record = { ...shards[0]!.config, runId, createdAt: new Date().toISOString(), outDir: dirname(dir), shard: null, merged: { from: summary, duplicates, missing, unplanned } };
+  const summary = shards.map((s) => ({
+    dir: s.dir,
+    runId: s.runId,
+    shard: s.shard ? `${s.shard.index}/${s.shard.count}` : null,
+    rows: s.rows.length,
+  }));
+  const record = {
+    ...shards[0]!.config,
+    runId,
+    createdAt: new Date().toISOString(),
+    outDir: dirname(dir),
+    shard: null,
+    merged: { from: summary, duplicates, missing, unplanned },
+  };
   writeFileSync(resolve(dir, 'config.json'), `${JSON.stringify(record, null, 2)}\n`);
   writeFileSync(resolve(dir, 'results.jsonl'), rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
-  writeFileSync(resolve(dir, 'calls.jsonl'), mergeCalls(shards, rows, owner, runId).map((c) => `${JSON.stringify(c)}\n`).join(''));
+  writeFileSync(
+    resolve(dir, 'calls.jsonl'),
+    mergeCalls(shards, rows, owner, runId)
+      .map((c) => `${JSON.stringify(c)}\n`)
+      .join(''),
+  );
   const written = await writeReports(dir, rows);
   return { runId, dir, rows, shards: summary, duplicates, missing, planError, unplanned, written };
 }
@@ -80,9 +123,13 @@ export async function mergeRuns(dirs: readonly string[], opts: MergeOptions): Pr
 function readShard(dir: string): Shard {
   const files = readRunFiles(dir, { requireConfig: true });
   const config = files.config!;
-  if (typeof config.runId !== 'string') throw new InputError('not_a_run', `${dir}/config.json: runId: missing`);
+  if (typeof config.runId !== 'string')
+    throw new InputError('not_a_run', `${dir}/config.json: runId: missing`);
   const s = config.shard as { index?: unknown; count?: unknown } | null | undefined;
-  const shard = s && typeof s.index === 'number' && typeof s.count === 'number' ? { index: s.index, count: s.count } : null;
+  const shard =
+    s && typeof s.index === 'number' && typeof s.count === 'number'
+      ? { index: s.index, count: s.count }
+      : null;
   return { dir, runId: config.runId, shard, config, rows: files.rows };
 }
 
@@ -91,14 +138,27 @@ export function checkSameExperiment(shards: readonly Pick<Shard, 'dir' | 'config
   const first = shards[0]!;
   for (const s of shards.slice(1)) {
     const fields = experimentFields.filter((f) => canonical(s.config[f]) !== canonical(first.config[f]));
-    const detail = fields.map((f) => (isScalar(first.config[f]) && isScalar(s.config[f]) ? `${f} (${String(first.config[f])} vs ${String(s.config[f])})` : f));
-    if (first.shard && s.shard && first.shard.count !== s.shard.count) detail.push(`shard count (${first.shard.count} vs ${s.shard.count})`);
-    if (detail.length > 0) throw new InputError('merge_mismatch', `merge: ${s.dir} is not the same experiment as ${first.dir}: ${detail.join(', ')}`);
+    const detail = fields.map((f) =>
+      isScalar(first.config[f]) && isScalar(s.config[f])
+        ? `${f} (${String(first.config[f])} vs ${String(s.config[f])})`
+        : f,
+    );
+    if (first.shard && s.shard && first.shard.count !== s.shard.count)
+      detail.push(`shard count (${first.shard.count} vs ${s.shard.count})`);
+    if (detail.length > 0)
+      throw new InputError(
+        'merge_mismatch',
+        `merge: ${s.dir} is not the same experiment as ${first.dir}: ${detail.join(', ')}`,
+      );
   }
 }
 
 /** One row per cell: an ok row wins over an error row, else the first shard in (shard index, run id) order. */
-function pickRows(shards: readonly Shard[]): { kept: Map<string, ResultRow>; owner: Map<string, Shard>; duplicates: number } {
+function pickRows(shards: readonly Shard[]): {
+  kept: Map<string, ResultRow>;
+  owner: Map<string, Shard>;
+  duplicates: number;
+} {
   const kept = new Map<string, ResultRow>();
   const owner = new Map<string, Shard>();
   let duplicates = 0;
@@ -115,7 +175,12 @@ function pickRows(shards: readonly Shard[]): { kept: Map<string, ResultRow>; own
 }
 
 /** The calls of each kept row, from the shard its row came from, in the rows' order. */
-function mergeCalls(shards: readonly Shard[], rows: readonly ResultRow[], owner: Map<string, Shard>, runId: string): CallRecord[] {
+function mergeCalls(
+  shards: readonly Shard[],
+  rows: readonly ResultRow[],
+  owner: Map<string, Shard>,
+  runId: string,
+): CallRecord[] {
   const byShard = new Map<Shard, Map<string, CallRecord[]>>();
   for (const s of shards) {
     const byCell = new Map<string, CallRecord[]>();
@@ -126,17 +191,27 @@ function mergeCalls(shards: readonly Shard[], rows: readonly ResultRow[], owner:
     }
     byShard.set(s, byCell);
   }
-  return rows.flatMap((r) => (byShard.get(owner.get(r.cell_id)!)?.get(r.cell_id) ?? []).map((c) => ({ ...c, runId })));
+  return rows.flatMap((r) =>
+    (byShard.get(owner.get(r.cell_id)!)?.get(r.cell_id) ?? []).map((c) => ({ ...c, runId })),
+  );
 }
 
 /** The full (unsharded) plan of the shards' experiment, against the rows found. */
-async function comparePlan(first: Shard, current: ResolvedConfig, rows: readonly ResultRow[]): Promise<{ missing: string[] | null; unplanned: string[]; planError: string | null }> {
+async function comparePlan(
+  first: Shard,
+  current: ResolvedConfig,
+  rows: readonly ResultRow[],
+): Promise<{ missing: string[] | null; unplanned: string[]; planError: string | null }> {
   const have = new Set(rows.map((r) => r.cell_id));
   try {
     const config = { ...openResume(first.dir, current).config, shard: null };
     const planned = planCells(await loadSuites(config.casesDir, config.suites), config).map((c) => c.id);
     const plannedSet = new Set(planned);
-    return { missing: planned.filter((id) => !have.has(id)), unplanned: [...have].filter((id) => !plannedSet.has(id)).sort(), planError: null };
+    return {
+      missing: planned.filter((id) => !have.has(id)),
+      unplanned: [...have].filter((id) => !plannedSet.has(id)).sort(),
+      planError: null,
+    };
   } catch (err) {
     return { missing: null, unplanned: [], planError: (err as Error).message };
   }
@@ -144,10 +219,15 @@ async function comparePlan(first: Shard, current: ResolvedConfig, rows: readonly
 
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  if (v && typeof v === 'object')
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v) ?? 'undefined';
 }
 
 const isScalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-const list = (ids: readonly string[]) => (ids.length > 8 ? `${ids.slice(0, 8).join(', ')} … (+${ids.length - 8})` : ids.join(', '));
+const list = (ids: readonly string[]) =>
+  ids.length > 8 ? `${ids.slice(0, 8).join(', ')} … (+${ids.length - 8})` : ids.join(', ');

@@ -15,16 +15,31 @@ export interface RunFiles {
 /** results.jsonl (required) and config.json (when present) of a run directory; bad input is an InputError (exit 2). */
 export function readRunFiles(dir: string, opts: { requireConfig?: boolean } = {}): RunFiles {
   const journal = join(dir, 'results.jsonl');
-  if (!existsSync(journal)) throw new InputError('no_journal', `${journal}: not found (is ${dir} a run directory?)`);
+  if (!existsSync(journal))
+    throw new InputError('no_journal', `${journal}: not found (is ${dir} a run directory?)`);
   const rows = readJournal<ResultRow>(journal);
   for (const [i, r] of rows.entries()) {
-    if (!r || typeof r !== 'object' || typeof r.cell_id !== 'string' || typeof r.suite !== 'string' || typeof r.arm !== 'string' || typeof r.case_id !== 'string') {
-      throw new InputError('bad_journal', `${journal}: row ${i + 1}: not a result row (cell_id, suite, case_id, arm)`);
+    if (
+      !r ||
+      typeof r !== 'object' ||
+      typeof r.cell_id !== 'string' ||
+      typeof r.suite !== 'string' ||
+      typeof r.arm !== 'string' ||
+      typeof r.case_id !== 'string'
+    ) {
+      throw new InputError(
+        'bad_journal',
+        `${journal}: row ${i + 1}: not a result row (cell_id, suite, case_id, arm)`,
+      );
     }
   }
   const configFile = join(dir, 'config.json');
   if (!existsSync(configFile)) {
-    if (opts.requireConfig) throw new InputError('not_a_run', `${configFile}: not found (is ${dir} a run directory written by handoff-eval run?)`);
+    if (opts.requireConfig)
+      throw new InputError(
+        'not_a_run',
+        `${configFile}: not found (is ${dir} a run directory written by handoff-eval run?)`,
+      );
     return { dir, config: null, rows };
   }
   return { dir, config: readJsonObject(configFile, 'not_a_run'), rows };
@@ -42,7 +57,8 @@ export function readJsonObject(file: string, code: string): Record<string, unkno
   } catch (err) {
     throw new InputError(code, `${file}: not valid JSON (${(err as Error).message})`, { cause: err });
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new InputError(code, `${file}: (root): must be a JSON object`);
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new InputError(code, `${file}: (root): must be a JSON object`);
   return value as Record<string, unknown>;
 }
 

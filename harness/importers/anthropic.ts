@@ -18,7 +18,12 @@ export interface BlockContent {
  * importer and Claude Code, whose lines carry raw Messages API objects. Thinking is dropped and
  * counted; any block type not listed here is an error, so a new format version fails loudly.
  */
-export function convertBlocks(content: unknown, role: 'user' | 'assistant', fail: Fail, skipped: Skipped): BlockContent {
+export function convertBlocks(
+  content: unknown,
+  role: 'user' | 'assistant',
+  fail: Fail,
+  skipped: Skipped,
+): BlockContent {
   const out: BlockContent = { texts: [], calls: [], results: [] };
   if (typeof content === 'string') {
     out.texts.push(content);
@@ -32,7 +37,13 @@ export function convertBlocks(content: unknown, role: 'user' | 'assistant', fail
   return out;
 }
 
-function convertBlock(block: Record<string, unknown>, role: string, out: BlockContent, fail: Fail, skipped: Skipped): void {
+function convertBlock(
+  block: Record<string, unknown>,
+  role: string,
+  out: BlockContent,
+  fail: Fail,
+  skipped: Skipped,
+): void {
   switch (block.type) {
     case 'text':
       out.texts.push(stringify(block.text));
@@ -47,13 +58,17 @@ function convertBlock(block: Record<string, unknown>, role: string, out: BlockCo
       return;
     case 'tool_use':
       if (role !== 'assistant') fail([], 'tool_use block in a user message');
-      if (typeof block.id !== 'string' || typeof block.name !== 'string') fail([], 'tool_use without id or name');
+      if (typeof block.id !== 'string' || typeof block.name !== 'string')
+        fail([], 'tool_use without id or name');
       out.calls.push({ id: block.id, name: block.name, input: block.input ?? {} });
       return;
     case 'tool_result': {
       if (role !== 'user') fail([], 'tool_result block in an assistant message');
       if (typeof block.tool_use_id !== 'string') fail([], 'tool_result without tool_use_id');
-      const result: ToolResult = { callId: block.tool_use_id, content: resultText(block.content, (p, d) => fail(['content', ...p], d)) };
+      const result: ToolResult = {
+        callId: block.tool_use_id,
+        content: resultText(block.content, (p, d) => fail(['content', ...p], d)),
+      };
       if (block.is_error === true) result.isError = true;
       out.results.push(result);
       return;
@@ -83,7 +98,8 @@ export function resultText(content: unknown, fail: Fail): string {
 /** `system` as Anthropic allows it: a string or a list of text blocks. */
 export function systemText(system: unknown): string | undefined {
   if (typeof system === 'string') return system;
-  if (Array.isArray(system)) return system.map((b: unknown) => (isRecord(b) ? stringify(b.text) : stringify(b))).join('\n\n');
+  if (Array.isArray(system))
+    return system.map((b: unknown) => (isRecord(b) ? stringify(b.text) : stringify(b))).join('\n\n');
   return undefined;
 }
 
@@ -97,17 +113,33 @@ export const importAnthropic: FormatImporter = (file, _options, skipped) => {
 
 function locateMessages(doc: JsonDoc): { messages: unknown[]; base: JsonPath } {
   if (Array.isArray(doc.value)) return { messages: doc.value, base: [] };
-  if (isRecord(doc.value) && Array.isArray(doc.value.messages)) return { messages: doc.value.messages, base: ['messages'] };
+  if (isRecord(doc.value) && Array.isArray(doc.value.messages))
+    return { messages: doc.value.messages, base: ['messages'] };
   return doc.fail([], 'not an Anthropic conversation: expected a list of messages or {messages: [...]}');
 }
 
-function anthropicTranscript(doc: JsonDoc, messages: unknown[], base: JsonPath, root: Record<string, unknown>, skipped: Skipped): Transcript {
+function anthropicTranscript(
+  doc: JsonDoc,
+  messages: unknown[],
+  base: JsonPath,
+  root: Record<string, unknown>,
+  skipped: Skipped,
+): Transcript {
   const b = new TranscriptBuilder('main');
   messages.forEach((m, i) => {
     const path = [...base, i];
     if (!isRecord(m)) doc.fail(path, 'message is not an object');
-    if (m.role !== 'user' && m.role !== 'assistant') doc.fail([...path, 'role'], `role "${String(m.role)}" is not an Anthropic role (user|assistant); is this an OpenAI conversation? try --from openai`);
-    const content = convertBlocks(m.content, m.role, (p, d) => doc.fail([...path, 'content', ...p], d), skipped);
+    if (m.role !== 'user' && m.role !== 'assistant')
+      doc.fail(
+        [...path, 'role'],
+        `role "${String(m.role)}" is not an Anthropic role (user|assistant); is this an OpenAI conversation? try --from openai`,
+      );
+    const content = convertBlocks(
+      m.content,
+      m.role,
+      (p, d) => doc.fail([...path, 'content', ...p], d),
+      skipped,
+    );
     const text = content.texts.length > 0 ? content.texts.join('\n\n') : undefined;
     if (m.role === 'assistant') {
       b.assistant(text, content.calls);

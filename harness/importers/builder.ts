@@ -111,7 +111,13 @@ export function transcriptCounts(messages: Message[]): TranscriptCounts {
     }
   }
   const pairedResults = answered.size;
-  return { messages: messages.length, toolCalls, pairedResults, orphanCalls: toolCalls - pairedResults, orphanResults };
+  return {
+    messages: messages.length,
+    toolCalls,
+    pairedResults,
+    orphanCalls: toolCalls - pairedResults,
+    orphanResults,
+  };
 }
 
 /** Every transcript of a tree, parent first. */
@@ -168,7 +174,8 @@ export class ResponseGrouper {
   }
 
   result(result: ToolResult): void {
-    if (this.key === undefined) this.builder.result(result.callId, result.content, result.isError, this.agent);
+    if (this.key === undefined)
+      this.builder.result(result.callId, result.content, result.isError, this.agent);
     else this.results.push(result);
   }
 

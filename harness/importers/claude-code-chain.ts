@@ -38,7 +38,12 @@ export function convertChain(file: string, lines: JsonlLine[], agent: string, sk
 class ChainConverter {
   private readonly b: TranscriptBuilder;
   private readonly group: ResponseGrouper;
-  private readonly out: Omit<ChainResult, 'messages'> = { spawns: [], models: [], awaySummaries: [], compactions: 0 };
+  private readonly out: Omit<ChainResult, 'messages'> = {
+    spawns: [],
+    models: [],
+    awaySummaries: [],
+    compactions: 0,
+  };
   /** A compact_boundary placeholder waiting for the isCompactSummary line that carries its text. */
   private boundary: Message | undefined;
 
@@ -53,7 +58,11 @@ class ChainConverter {
 
   line({ line, value }: JsonlLine): void {
     if (!isRecord(value) || typeof value.type !== 'string') {
-      throw new ImportError(this.file, line, 'not a Claude Code session line (no "type" field); another format? try --from auto');
+      throw new ImportError(
+        this.file,
+        line,
+        'not a Claude Code session line (no "type" field); another format? try --from auto',
+      );
     }
     const fail: Fail = (path, detail) => {
       throw new ImportError(this.file, line, `message.content${formatPath(path)}: ${detail}`);
@@ -68,7 +77,10 @@ class ChainConverter {
       case 'system':
         return this.system(value);
       case 'attachment':
-        return countSkip(this.skipped, `attachment:${isRecord(value.attachment) ? stringify(value.attachment.type) : '?'}`);
+        return countSkip(
+          this.skipped,
+          `attachment:${isRecord(value.attachment) ? stringify(value.attachment.type) : '?'}`,
+        );
       default:
         // file-history-snapshot, permission-mode, queue-operation, last-prompt, progress, …
         countSkip(this.skipped, value.type);
@@ -81,13 +93,15 @@ class ChainConverter {
   }
 
   private message(value: Record<string, unknown>, line: number): Record<string, unknown> {
-    if (!isRecord(value.message)) throw new ImportError(this.file, line, `${String(value.type)} line without a message`);
+    if (!isRecord(value.message))
+      throw new ImportError(this.file, line, `${String(value.type)} line without a message`);
     return value.message;
   }
 
   private assistant(value: Record<string, unknown>, line: number, fail: Fail): void {
     const message = this.message(value, line);
-    if (typeof message.model === 'string' && message.model !== '<synthetic>') this.out.models.push(message.model);
+    if (typeof message.model === 'string' && message.model !== '<synthetic>')
+      this.out.models.push(message.model);
     const content = convertBlocks(message.content, 'assistant', fail, this.skipped);
     for (const c of content.calls) {
       if (spawnTools.has(c.name) && isRecord(c.input) && typeof c.input.prompt === 'string') {
@@ -95,7 +109,10 @@ class ChainConverter {
       }
     }
     const key = typeof message.id === 'string' ? message.id : `line-${line}`;
-    this.group.add(key, { text: content.texts.length > 0 ? content.texts.join('\n\n') : undefined, calls: content.calls });
+    this.group.add(key, {
+      text: content.texts.length > 0 ? content.texts.join('\n\n') : undefined,
+      calls: content.calls,
+    });
   }
 
   private user(value: Record<string, unknown>, line: number, fail: Fail): void {
@@ -109,7 +126,10 @@ class ChainConverter {
       const spawn = this.out.spawns.find((s) => s.callId === r.callId);
       if (spawn && typeof agentId === 'string') spawn.agentId = agentId;
     }
-    const text = content.texts.map((t) => cleanUserText(t, this.skipped)).filter((t) => t !== '').join('\n\n');
+    const text = content.texts
+      .map((t) => cleanUserText(t, this.skipped))
+      .filter((t) => t !== '')
+      .join('\n\n');
     if (text === '') return;
     this.group.flush();
     this.boundary = undefined;
@@ -147,7 +167,10 @@ class ChainConverter {
 /** Harness-injected wrappers inside user text: dropped (counted by kind), never shown as the user's words. */
 const droppedWrappers: [RegExp, string][] = [
   [/<system-reminder>[\s\S]*?<\/system-reminder>/g, 'system_reminder'],
-  [/<local-command-(?:stdout|stderr|caveat)>[\s\S]*?<\/local-command-(?:stdout|stderr|caveat)>/g, 'local_command_output'],
+  [
+    /<local-command-(?:stdout|stderr|caveat)>[\s\S]*?<\/local-command-(?:stdout|stderr|caveat)>/g,
+    'local_command_output',
+  ],
   [/<ide_[a-z_]+>[\s\S]*?<\/ide_[a-z_]+>/g, 'ide_context'],
   [/<user-prompt-submit-hook>[\s\S]*?<\/user-prompt-submit-hook>/g, 'hook_output'],
 ];

@@ -22,20 +22,30 @@ export interface ChildSource {
  */
 export function inlineSidechains(file: string, lines: JsonlLine[]): ChildSource[] {
   const byUuid = new Map<string, Record<string, unknown>>();
-  for (const l of lines) if (isRecord(l.value) && typeof l.value.uuid === 'string') byUuid.set(l.value.uuid, l.value);
+  for (const l of lines)
+    if (isRecord(l.value) && typeof l.value.uuid === 'string') byUuid.set(l.value.uuid, l.value);
   const groups = new Map<string, JsonlLine[]>();
   for (const l of lines) {
     if (!isRecord(l.value) || l.value.isSidechain !== true) continue;
     const root = rootOf(l.value, byUuid);
     groups.set(root, [...(groups.get(root) ?? []), l]);
   }
-  return [...groups.values()].map((group) => ({ file, meta: {}, lines: () => group, rootPrompt: () => rootPrompt(group) }));
+  return [...groups.values()].map((group) => ({
+    file,
+    meta: {},
+    lines: () => group,
+    rootPrompt: () => rootPrompt(group),
+  }));
 }
 
 function rootOf(line: Record<string, unknown>, byUuid: Map<string, Record<string, unknown>>): string {
   let current = line;
   const seen = new Set<unknown>();
-  while (typeof current.parentUuid === 'string' && byUuid.has(current.parentUuid) && !seen.has(current.parentUuid)) {
+  while (
+    typeof current.parentUuid === 'string' &&
+    byUuid.has(current.parentUuid) &&
+    !seen.has(current.parentUuid)
+  ) {
     seen.add(current.parentUuid);
     current = byUuid.get(current.parentUuid)!;
   }
@@ -43,14 +53,22 @@ function rootOf(line: Record<string, unknown>, byUuid: Map<string, Record<string
 }
 
 /** v2.1 `<session>/subagents/agent-*.jsonl`, then v2.0 `agent-*.jsonl` beside the session with its sessionId. */
-export function findSubagentFiles(sessionFile: string, sessionId: string | undefined, skipped: Skipped): ChildSource[] {
+export function findSubagentFiles(
+  sessionFile: string,
+  sessionId: string | undefined,
+  skipped: Skipped,
+): ChildSource[] {
   const dir = join(dirname(sessionFile), basename(sessionFile, '.jsonl'), 'subagents');
   const nested = agentFiles(dir).map((f) => fileSource(join(dir, f), skipped));
   const siblingDir = dirname(sessionFile);
   const siblings = agentFiles(siblingDir)
     .filter((f) => join(siblingDir, f) !== sessionFile)
     .map((f) => fileSource(join(siblingDir, f), skipped))
-    .filter((s) => sessionId !== undefined && s.lines().some((l) => isRecord(l.value) && l.value.sessionId === sessionId));
+    .filter(
+      (s) =>
+        sessionId !== undefined &&
+        s.lines().some((l) => isRecord(l.value) && l.value.sessionId === sessionId),
+    );
   return [...nested, ...siblings];
 }
 
@@ -67,7 +85,13 @@ function fileSource(file: string, skipped: Skipped): ChildSource {
   const extra = existsSync(metaFile) ? parseJsonDoc(metaFile, readSource(metaFile)).value : {};
   let cached: JsonlLine[] | undefined;
   const lines = (): JsonlLine[] => (cached ??= parseJsonl(file, readSource(file), skipped));
-  return { file, agentId, meta: { agentId, ...(isRecord(extra) ? extra : {}) }, lines, rootPrompt: () => rootPrompt(lines()) };
+  return {
+    file,
+    agentId,
+    meta: { agentId, ...(isRecord(extra) ? extra : {}) },
+    lines,
+    rootPrompt: () => rootPrompt(lines()),
+  };
 }
 
 function rootPrompt(lines: JsonlLine[]): string {

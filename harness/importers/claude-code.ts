@@ -16,13 +16,23 @@ import { isRecord, parseJsonl, readSource, stringify, type JsonlLine } from './s
 export const importClaudeCode: FormatImporter = (path, _options, skipped) => {
   const file = resolveSessionFile(path);
   const lines = parseJsonl(file, readSource(file), skipped);
-  const sessionId = lines.map((l) => (isRecord(l.value) ? l.value.sessionId : undefined)).find((s) => typeof s === 'string');
+  const sessionId = lines
+    .map((l) => (isRecord(l.value) ? l.value.sessionId : undefined))
+    .find((s) => typeof s === 'string');
   const main = lines.filter((l) => isRecord(l.value) && l.value.isSidechain !== true);
   // A subagent file imported on its own is all sidechain: then it is the session.
   const own = main.length > 0 ? main : lines;
-  const pool = [...(main.length > 0 ? inlineSidechains(file, lines) : []), ...findSubagentFiles(file, sessionId, skipped)];
+  const pool = [
+    ...(main.length > 0 ? inlineSidechains(file, lines) : []),
+    ...findSubagentFiles(file, sessionId, skipped),
+  ];
   const linker = new ChildLinker(pool, skipped);
-  const transcript = linker.build(file, own, { name: 'main', role: 'primary' }, { sessionId, version: versionOf(lines) });
+  const transcript = linker.build(
+    file,
+    own,
+    { name: 'main', role: 'primary' },
+    { sessionId, version: versionOf(lines) },
+  );
   // Imported on its own, a subagent's siblings are other subagents of the parent, not leftovers.
   if (main.length > 0) linker.reportUnlinked(transcript);
   return transcript;
@@ -36,8 +46,13 @@ export function resolveSessionFile(path: string): string {
   if (existsSync(`${abs}.jsonl`)) return `${abs}.jsonl`;
   const sessions = readdirSync(abs).filter((f) => f.endsWith('.jsonl') && !f.startsWith('agent-'));
   if (sessions.length === 1) return join(abs, sessions[0]!);
-  if (sessions.length === 0) throw new ImportError(path, undefined, 'directory holds no Claude Code session (*.jsonl)');
-  throw new ImportError(path, undefined, `directory holds ${sessions.length} sessions (${sessions.join(', ')}); pass one file`);
+  if (sessions.length === 0)
+    throw new ImportError(path, undefined, 'directory holds no Claude Code session (*.jsonl)');
+  throw new ImportError(
+    path,
+    undefined,
+    `directory holds ${sessions.length} sessions (${sessions.join(', ')}); pass one file`,
+  );
 }
 
 function versionOf(lines: JsonlLine[]): string | undefined {
@@ -68,8 +83,17 @@ class ChildLinker {
       if (!source) continue;
       this.used.add(source);
       const name = uniqueName(childName(spawn, names.size), names);
-      const spawnMeta = { description: spawn.input.description, subagentType: spawn.input.subagent_type, spawnedBy: spawn.callId };
-      children[spawn.callId] = this.build(source.file, source.lines(), { name, role: 'child' }, { ...spawnMeta, ...source.meta });
+      const spawnMeta = {
+        description: spawn.input.description,
+        subagentType: spawn.input.subagent_type,
+        spawnedBy: spawn.callId,
+      };
+      children[spawn.callId] = this.build(
+        source.file,
+        source.lines(),
+        { name, role: 'child' },
+        { ...spawnMeta, ...source.meta },
+      );
     }
     const role = agent.role === 'primary' && Object.keys(children).length > 0 ? 'parent' : agent.role;
     const model = mostFrequent(chain.models);
@@ -79,7 +103,11 @@ class ChildLinker {
       id: stringify(meta.sessionId ?? meta.agentId) || undefined,
       agents: { [agent.name]: { role, ...(model ? { model } : {}) } },
       children,
-      meta: { ...meta, awaySummaries: chain.awaySummaries.length > 0 ? chain.awaySummaries : undefined, compactions: chain.compactions || undefined },
+      meta: {
+        ...meta,
+        awaySummaries: chain.awaySummaries.length > 0 ? chain.awaySummaries : undefined,
+        compactions: chain.compactions || undefined,
+      },
     });
   }
 
@@ -97,7 +125,8 @@ class ChildLinker {
   reportUnlinked(root: Transcript): void {
     const unlinked = this.pool.filter((s) => !this.used.has(s));
     countSkip(this.skipped, 'unlinked_subagent', unlinked.length);
-    if (unlinked.length > 0 && root.meta) root.meta.unlinkedSubagents = unlinked.map((s) => s.agentId ?? s.file);
+    if (unlinked.length > 0 && root.meta)
+      root.meta.unlinkedSubagents = unlinked.map((s) => s.agentId ?? s.file);
   }
 }
 

@@ -1,7 +1,14 @@
 import type { Transcript } from '../types.ts';
 import type { Skipped } from './builder.ts';
 
-export const importFormats = ['claude-code', 'openai', 'anthropic', 'swe-agent', 'openhands', 'inspect'] as const;
+export const importFormats = [
+  'claude-code',
+  'openai',
+  'anthropic',
+  'swe-agent',
+  'openhands',
+  'inspect',
+] as const;
 export type ImportFormat = (typeof importFormats)[number];
 
 export interface ImportOptions {

@@ -4,7 +4,14 @@ import type { Transcript } from '../types.ts';
 import { importAnthropic } from './anthropic.ts';
 import { transcriptCounts, walkTranscripts, type Skipped } from './builder.ts';
 import { importClaudeCode } from './claude-code.ts';
-import { importFormats, type FormatImporter, type ImportFormat, type ImportOptions, type ImportResult, type ImportStats } from './importer.ts';
+import {
+  importFormats,
+  type FormatImporter,
+  type ImportFormat,
+  type ImportOptions,
+  type ImportResult,
+  type ImportStats,
+} from './importer.ts';
 import { importInspect } from './inspect.ts';
 import { syntaxErrorLine } from './json-locate.ts';
 import { importOpenAI } from './openai.ts';
@@ -12,7 +19,13 @@ import { importOpenHands } from './openhands.ts';
 import { isRecord, readSource } from './source.ts';
 import { importSweAgent } from './swe-agent.ts';
 
-export { importFormats, type ImportFormat, type ImportOptions, type ImportResult, type ImportStats } from './importer.ts';
+export {
+  importFormats,
+  type ImportFormat,
+  type ImportOptions,
+  type ImportResult,
+  type ImportStats,
+} from './importer.ts';
 export type { Skipped } from './builder.ts';
 
 export const importers = {
@@ -31,7 +44,11 @@ export const importers = {
 export function importTranscript(path: string, options: ImportOptions = {}): ImportResult {
   const format = options.from === undefined || options.from === 'auto' ? detectFormat(path) : options.from;
   if (!(importFormats as readonly string[]).includes(format)) {
-    throw new ImportError(path, undefined, `unknown format "${String(format)}"; valid: auto, ${importFormats.join(', ')}`);
+    throw new ImportError(
+      path,
+      undefined,
+      `unknown format "${String(format)}"; valid: auto, ${importFormats.join(', ')}`,
+    );
   }
   const skipped: Skipped = {};
   let transcript: Transcript;
@@ -40,14 +57,24 @@ export function importTranscript(path: string, options: ImportOptions = {}): Imp
   } catch (err) {
     if (err instanceof ImportError) throw err;
     // A shape no check anticipated: still name the file, keep the original error as the cause.
-    throw new ImportError(path, undefined, `cannot import as ${format}: ${(err as Error).message}`, { cause: err });
+    throw new ImportError(path, undefined, `cannot import as ${format}: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   return { transcript, stats: importStats(format, transcript, skipped) };
 }
 
 export function importStats(format: ImportFormat, root: Transcript, skipped: Skipped): ImportStats {
   const all = walkTranscripts(root);
-  const stats: ImportStats = { format, messages: 0, toolCalls: 0, pairedResults: 0, orphans: 0, children: all.length - 1, skipped };
+  const stats: ImportStats = {
+    format,
+    messages: 0,
+    toolCalls: 0,
+    pairedResults: 0,
+    orphans: 0,
+    children: all.length - 1,
+    skipped,
+  };
   for (const t of all) {
     const c = transcriptCounts(t.messages);
     stats.messages += c.messages;
@@ -72,7 +99,11 @@ export function detectFormat(path: string): ImportFormat {
   const first = firstValue(path, text);
   const format = formatOfValue(first.value, first.jsonl);
   if (!format) {
-    throw new ImportError(path, 1, `unrecognised transcript format; pass --from (${importFormats.join(', ')})`);
+    throw new ImportError(
+      path,
+      1,
+      `unrecognised transcript format; pass --from (${importFormats.join(', ')})`,
+    );
   }
   return format;
 }
@@ -88,7 +119,11 @@ function firstValue(path: string, text: string): { value: unknown; jsonl: boolea
     } catch {
       // Not JSON Lines either: report the document's own error (a cut-off .json, most likely).
       const line = syntaxErrorLine(text) ?? lines.length;
-      throw new ImportError(path, line, `invalid JSON (neither a JSON document nor JSON Lines): ${(docError as Error).message.slice(0, 120)}`);
+      throw new ImportError(
+        path,
+        line,
+        `invalid JSON (neither a JSON document nor JSON Lines): ${(docError as Error).message.slice(0, 120)}`,
+      );
     }
   }
 }
@@ -96,12 +131,17 @@ function firstValue(path: string, text: string): { value: unknown; jsonl: boolea
 function formatOfValue(v: unknown, jsonl: boolean): ImportFormat | undefined {
   if (isRecord(v)) {
     if ('instance_id' in v && 'history' in v) return 'openhands';
-    if (typeof v.type === 'string' && ('sessionId' in v || 'uuid' in v || 'leafUuid' in v || 'parentUuid' in v || 'messageId' in v)) return 'claude-code';
+    if (
+      typeof v.type === 'string' &&
+      ('sessionId' in v || 'uuid' in v || 'leafUuid' in v || 'parentUuid' in v || 'messageId' in v)
+    )
+      return 'claude-code';
     if (jsonl) return undefined;
     if (Array.isArray(v.history) && ('trajectory' in v || 'info' in v)) return 'swe-agent';
     if (isRecord(v.eval) && ('samples' in v || 'version' in v)) return 'inspect';
     if (Array.isArray(v.traj)) return 'openai';
-    if (Array.isArray(v.messages)) return chatFlavour(v.messages, 'system' in v && !v.messages.some(isRecordWithRole('system')));
+    if (Array.isArray(v.messages))
+      return chatFlavour(v.messages, 'system' in v && !v.messages.some(isRecordWithRole('system')));
     return undefined;
   }
   if (Array.isArray(v) && !jsonl) return chatFlavour(v, false);
@@ -112,11 +152,28 @@ const isRecordWithRole = (role: string) => (m: unknown) => isRecord(m) && m.role
 
 /** OpenAI and Anthropic messages look alike until a tool call, a system role or a block type tells them apart. */
 function chatFlavour(messages: unknown[], topLevelSystem: boolean): ImportFormat | undefined {
-  if (messages.length > 0 && !messages.every((m) => isRecord(m) && typeof m.role === 'string')) return undefined;
-  const anthropicBlocks = new Set(['tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'image', 'document']);
+  if (messages.length > 0 && !messages.every((m) => isRecord(m) && typeof m.role === 'string'))
+    return undefined;
+  const anthropicBlocks = new Set([
+    'tool_use',
+    'tool_result',
+    'thinking',
+    'redacted_thinking',
+    'image',
+    'document',
+  ]);
   for (const m of messages as Record<string, unknown>[]) {
-    if (['tool', 'system', 'developer', 'function'].includes(String(m.role)) || 'tool_calls' in m || 'tool_call_id' in m) return 'openai';
-    if (Array.isArray(m.content) && m.content.some((b: unknown) => isRecord(b) && anthropicBlocks.has(String(b.type)))) return 'anthropic';
+    if (
+      ['tool', 'system', 'developer', 'function'].includes(String(m.role)) ||
+      'tool_calls' in m ||
+      'tool_call_id' in m
+    )
+      return 'openai';
+    if (
+      Array.isArray(m.content) &&
+      m.content.some((b: unknown) => isRecord(b) && anthropicBlocks.has(String(b.type)))
+    )
+      return 'anthropic';
   }
   return topLevelSystem ? 'anthropic' : 'openai';
 }

@@ -12,16 +12,25 @@ import { isRecord, parseArguments, parseJsonDoc, readSource, stringify, type Jso
  */
 export const importInspect: FormatImporter = (file, options, skipped) => {
   if (file.endsWith('.eval')) {
-    throw new ImportError(file, undefined, 'inspect .eval logs are zip archives; convert with `inspect log convert --to json` first');
+    throw new ImportError(
+      file,
+      undefined,
+      'inspect .eval logs are zip archives; convert with `inspect log convert --to json` first',
+    );
   }
   const doc = parseJsonDoc(file, readSource(file));
   const root = doc.value;
-  if (!isRecord(root) || !isRecord(root.eval)) return doc.fail([], 'not an inspect_ai EvalLog: expected {eval, samples, …}');
-  if (!Array.isArray(root.samples) || root.samples.length === 0) return doc.fail([], 'EvalLog has no samples (was it written with samples excluded?)');
+  if (!isRecord(root) || !isRecord(root.eval))
+    return doc.fail([], 'not an inspect_ai EvalLog: expected {eval, samples, …}');
+  if (!Array.isArray(root.samples) || root.samples.length === 0)
+    return doc.fail([], 'EvalLog has no samples (was it written with samples excluded?)');
   const index = options.sample ?? 0;
   const sample: unknown = root.samples[index];
   if (!Number.isInteger(index) || !isRecord(sample)) {
-    return doc.fail(['samples'], `no sample ${index}; this log has ${root.samples.length} (use --sample 0…${root.samples.length - 1})`);
+    return doc.fail(
+      ['samples'],
+      `no sample ${index}; this log has ${root.samples.length} (use --sample 0…${root.samples.length - 1})`,
+    );
   }
   if (!Array.isArray(sample.messages)) return doc.fail(['samples', index], 'sample has no messages');
   const model = typeof root.eval.model === 'string' ? root.eval.model : undefined;
@@ -37,7 +46,12 @@ class InspectConversion {
     private readonly skipped: Skipped,
   ) {}
 
-  run(sample: Record<string, unknown>, base: JsonPath, model: string | undefined, sampleCount: number): Transcript {
+  run(
+    sample: Record<string, unknown>,
+    base: JsonPath,
+    model: string | undefined,
+    sampleCount: number,
+  ): Transcript {
     (sample.messages as unknown[]).forEach((m, i) => this.message(m, [...base, 'messages', i]));
     return makeTranscript(this.b.messages, {
       format: 'inspect',
@@ -65,14 +79,21 @@ class InspectConversion {
         this.b.userText(text);
         return;
       case 'assistant': {
-        const calls = Array.isArray(m.tool_calls) ? m.tool_calls.map((c: unknown, j) => this.toolCall(c, [...path, 'tool_calls', j])) : [];
+        const calls = Array.isArray(m.tool_calls)
+          ? m.tool_calls.map((c: unknown, j) => this.toolCall(c, [...path, 'tool_calls', j]))
+          : [];
         this.b.assistant(text, calls);
         return;
       }
       case 'tool': {
-        if (typeof m.tool_call_id !== 'string') return this.doc.fail(path, 'tool message without tool_call_id');
+        if (typeof m.tool_call_id !== 'string')
+          return this.doc.fail(path, 'tool message without tool_call_id');
         const error = isRecord(m.error) ? m.error : undefined;
-        this.b.result(m.tool_call_id, text === '' && error ? stringify(error.message) : text, error !== undefined);
+        this.b.result(
+          m.tool_call_id,
+          text === '' && error ? stringify(error.message) : text,
+          error !== undefined,
+        );
         return;
       }
       default:
@@ -89,7 +110,8 @@ class InspectConversion {
   private content(content: unknown, path: JsonPath): string {
     if (typeof content === 'string') return content;
     if (content === null || content === undefined) return '';
-    if (!Array.isArray(content)) return this.doc.fail(path, 'content is neither a string nor a list of parts');
+    if (!Array.isArray(content))
+      return this.doc.fail(path, 'content is neither a string nor a list of parts');
     const texts: string[] = [];
     content.forEach((p: unknown, i) => {
       if (!isRecord(p)) return this.doc.fail([...path, i], 'content part is not an object');

@@ -31,7 +31,11 @@ class Scanner {
 
   private value(): void {
     this.ws();
-    if (this.target && this.path.length === this.target.length && this.path.every((p, i) => p === this.target![i])) {
+    if (
+      this.target &&
+      this.path.length === this.target.length &&
+      this.path.every((p, i) => p === this.target![i])
+    ) {
       this.found = this.pos;
       throw new Found();
     }

@@ -15,14 +15,26 @@ export const importOpenAI: FormatImporter = (file, _options, skipped) => {
   return new OpenAIConversion(doc, skipped).run(messages, base, extra);
 };
 
-function locateMessages(doc: JsonDoc): { messages: unknown[]; base: JsonPath; extra: Record<string, unknown> } {
+function locateMessages(doc: JsonDoc): {
+  messages: unknown[];
+  base: JsonPath;
+  extra: Record<string, unknown>;
+} {
   const v = doc.value;
   if (Array.isArray(v)) return { messages: v, base: [], extra: {} };
   if (isRecord(v) && Array.isArray(v.traj)) {
-    return { messages: v.traj, base: ['traj'], extra: { taskId: v.task_id, reward: v.reward, trial: v.trial } };
+    return {
+      messages: v.traj,
+      base: ['traj'],
+      extra: { taskId: v.task_id, reward: v.reward, trial: v.trial },
+    };
   }
-  if (isRecord(v) && Array.isArray(v.messages)) return { messages: v.messages, base: ['messages'], extra: { model: v.model } };
-  return doc.fail([], 'not an OpenAI conversation: expected a list of messages, {messages: [...]} or {traj: [...]}');
+  if (isRecord(v) && Array.isArray(v.messages))
+    return { messages: v.messages, base: ['messages'], extra: { model: v.model } };
+  return doc.fail(
+    [],
+    'not an OpenAI conversation: expected a list of messages, {messages: [...]} or {traj: [...]}',
+  );
 }
 
 class OpenAIConversion {
@@ -45,7 +57,11 @@ class OpenAIConversion {
       file: this.doc.file,
       id: extra.taskId !== undefined ? String(extra.taskId) : undefined,
       agents: { main: { role: 'primary', ...(model ? { model } : {}) } },
-      meta: { system: this.system.length > 0 ? this.system.join('\n\n') : undefined, reward: extra.reward, trial: extra.trial },
+      meta: {
+        system: this.system.length > 0 ? this.system.join('\n\n') : undefined,
+        reward: extra.reward,
+        trial: extra.trial,
+      },
     });
   }
 
@@ -65,7 +81,8 @@ class OpenAIConversion {
       case 'assistant':
         return this.assistant(m, path);
       case 'tool':
-        if (typeof m.tool_call_id !== 'string') return this.doc.fail(path, 'tool message without tool_call_id');
+        if (typeof m.tool_call_id !== 'string')
+          return this.doc.fail(path, 'tool message without tool_call_id');
         this.b.result(m.tool_call_id, text());
         return;
       case 'function':
@@ -77,19 +94,24 @@ class OpenAIConversion {
   }
 
   private assistant(m: Record<string, unknown>, path: JsonPath): void {
-    if (typeof m.reasoning_content === 'string' && m.reasoning_content !== '') countSkip(this.skipped, 'reasoning');
+    if (typeof m.reasoning_content === 'string' && m.reasoning_content !== '')
+      countSkip(this.skipped, 'reasoning');
     const calls: ToolCall[] = [];
     const toolCalls = m.tool_calls ?? [];
     if (!Array.isArray(toolCalls)) return this.doc.fail([...path, 'tool_calls'], 'tool_calls is not a list');
     toolCalls.forEach((c: unknown, j) => calls.push(this.toolCall(c, [...path, 'tool_calls', j])));
     if (isRecord(m.function_call)) calls.push(this.legacyCall(m.function_call));
-    const text = m.content === null || m.content === undefined ? stringify(m.refusal) : this.contentText(m.content, [...path, 'content']);
+    const text =
+      m.content === null || m.content === undefined
+        ? stringify(m.refusal)
+        : this.contentText(m.content, [...path, 'content']);
     this.b.assistant(text === '' ? undefined : text, calls);
   }
 
   private toolCall(c: unknown, path: JsonPath): ToolCall {
     if (!isRecord(c) || typeof c.id !== 'string') return this.doc.fail(path, 'tool call without an id');
-    if (isRecord(c.function)) return { id: c.id, name: stringify(c.function.name), input: parseArguments(c.function.arguments) };
+    if (isRecord(c.function))
+      return { id: c.id, name: stringify(c.function.name), input: parseArguments(c.function.arguments) };
     // Responses-style custom tools (e.g. apply_patch) carry free-form input instead of JSON arguments.
     if (isRecord(c.custom)) return { id: c.id, name: stringify(c.custom.name), input: c.custom.input ?? '' };
     return this.doc.fail(path, `tool call of unknown type "${String(c.type)}"`);
@@ -106,7 +128,8 @@ class OpenAIConversion {
   private contentText(content: unknown, path: JsonPath): string {
     if (typeof content === 'string') return content;
     if (content === null || content === undefined) return '';
-    if (!Array.isArray(content)) return this.doc.fail(path, 'content is neither a string nor a list of parts');
+    if (!Array.isArray(content))
+      return this.doc.fail(path, 'content is neither a string nor a list of parts');
     return content.map((p: unknown, i) => this.part(p, [...path, i])).join('\n');
   }
 

@@ -19,10 +19,18 @@ export const importOpenHands: FormatImporter = (file, options, skipped) => {
   return new EventConversion(file, line.line, skipped).run(out, index, ids);
 };
 
-function pickInstance(file: string, lines: JsonlLine[], options: ImportOptions): { line: JsonlLine; index: number } {
+function pickInstance(
+  file: string,
+  lines: JsonlLine[],
+  options: ImportOptions,
+): { line: JsonlLine; index: number } {
   for (const l of lines) {
     if (!isRecord(l.value) || !('history' in l.value) || !('instance_id' in l.value)) {
-      throw new ImportError(file, l.line, 'not an OpenHands EvalOutput line (expected instance_id and history)');
+      throw new ImportError(
+        file,
+        l.line,
+        'not an OpenHands EvalOutput line (expected instance_id and history)',
+      );
     }
   }
   if (lines.length === 0) throw new ImportError(file, undefined, 'empty file');
@@ -32,7 +40,11 @@ function pickInstance(file: string, lines: JsonlLine[], options: ImportOptions):
   if (index < 0 && /^\d+$/.test(String(wanted))) index = Number(wanted);
   const line = lines[index];
   if (index < 0 || !line) {
-    throw new ImportError(file, undefined, `no instance "${wanted}"; this file has ${lines.length}: ${ids.map((id, i) => `${i}=${id}`).join(', ')}`);
+    throw new ImportError(
+      file,
+      undefined,
+      `no instance "${wanted}"; this file has ${lines.length}: ${ids.map((id, i) => `${i}=${id}`).join(', ')}`,
+    );
   }
   return { line, index };
 }
@@ -65,7 +77,13 @@ class EventConversion {
       file: this.file,
       id: stringify(out.instance_id),
       agents: { main: { role: 'primary', ...(typeof llm === 'string' ? { model: llm } : {}) } },
-      meta: { system: this.system, agentClass: metadata.agent_class, instance: index, instances, orphanErrors: this.orphanErrors },
+      meta: {
+        system: this.system,
+        agentClass: metadata.agent_class,
+        instance: index,
+        instances,
+        orphanErrors: this.orphanErrors,
+      },
     });
   }
 
@@ -73,7 +91,11 @@ class EventConversion {
     if (!isRecord(e)) throw new ImportError(this.file, this.line, `history[${i}] is not an event object`);
     if (typeof e.action === 'string') return this.action(e);
     if (typeof e.observation === 'string') return this.observation(e);
-    throw new ImportError(this.file, this.line, `history[${i}] (event id ${String(e.id)}) is neither an action nor an observation`);
+    throw new ImportError(
+      this.file,
+      this.line,
+      `history[${i}] (event id ${String(e.id)}) is neither an action nor an observation`,
+    );
   }
 
   private action(e: Record<string, unknown>): void {
@@ -88,17 +110,30 @@ class EventConversion {
     }
     if (e.action === 'system') this.system = stringify(args.content);
     // system prompt (kept in meta.system), recall and state plumbing: not part of the dialogue.
-    countSkip(this.skipped, e.action === 'system' || e.action === 'recall' ? String(e.action) : `action:${String(e.action)}`);
+    countSkip(
+      this.skipped,
+      e.action === 'system' || e.action === 'recall' ? String(e.action) : `action:${String(e.action)}`,
+    );
   }
 
-  private toolAction(e: Record<string, unknown>, tcm: Record<string, unknown>, args: Record<string, unknown>): void {
+  private toolAction(
+    e: Record<string, unknown>,
+    tcm: Record<string, unknown>,
+    args: Record<string, unknown>,
+  ): void {
     const response = isRecord(tcm.model_response) ? tcm.model_response : {};
-    const choice = Array.isArray(response.choices) && isRecord(response.choices[0]) ? response.choices[0] : {};
+    const choice =
+      Array.isArray(response.choices) && isRecord(response.choices[0]) ? response.choices[0] : {};
     const message = isRecord(choice.message) ? choice.message : {};
     const id = stringify(tcm.tool_call_id) || `event-${String(e.id)}`;
-    const sent = Array.isArray(message.tool_calls) ? message.tool_calls.find((c: unknown) => isRecord(c) && c.id === id) : undefined;
+    const sent = Array.isArray(message.tool_calls)
+      ? message.tool_calls.find((c: unknown) => isRecord(c) && c.id === id)
+      : undefined;
     // The arguments the model sent; the action's args add runtime plumbing (blocking, cwd, …).
-    const input = isRecord(sent) && isRecord(sent.function) ? parseArguments(sent.function.arguments) : withoutThought(args);
+    const input =
+      isRecord(sent) && isRecord(sent.function)
+        ? parseArguments(sent.function.arguments)
+        : withoutThought(args);
     const call: ToolCall = { id, name: stringify(tcm.function_name) || String(e.action), input };
     const key = stringify(response.id) || `event-${String(e.id)}`;
     const first = key !== this.groupKey;
@@ -113,7 +148,11 @@ class EventConversion {
     const callId = typeof e.cause === 'number' ? this.callOfAction.get(e.cause) : undefined;
     if (callId !== undefined && !this.answered.has(callId)) {
       this.answered.add(callId);
-      this.group.result({ callId, content: stringify(e.content), ...(e.observation === 'error' ? { isError: true } : {}) });
+      this.group.result({
+        callId,
+        content: stringify(e.content),
+        ...(e.observation === 'error' ? { isError: true } : {}),
+      });
       return;
     }
     if (e.observation === 'error' && e.cause == null) return this.orphanError(e);
@@ -134,7 +173,8 @@ class EventConversion {
       this.orphanErrors.push({ event: e.id, attachedTo: target, how: 'result' });
       return;
     }
-    const held = target !== undefined ? (this.group.heldResult(target) ?? this.b.findResult(target)) : undefined;
+    const held =
+      target !== undefined ? (this.group.heldResult(target) ?? this.b.findResult(target)) : undefined;
     if (!held) {
       // Nothing to attach to (an error before any action): keep it where the model saw it.
       this.b.userText(`[error] ${content}`);

@@ -37,8 +37,13 @@ export function parseJsonDoc(file: string, text: string): JsonDoc {
     return new JsonDoc(file, text, JSON.parse(text));
   } catch (err) {
     const line = syntaxErrorLine(text) ?? text.split('\n').length;
-    const hint = text.trimStart().startsWith('{') && text.trim().includes('}\n{') ? ' (several JSON values: is this JSONL?)' : '';
-    throw new ImportError(file, line, `invalid JSON${hint}: ${(err as Error).message.slice(0, 160)}`, { cause: err });
+    const hint =
+      text.trimStart().startsWith('{') && text.trim().includes('}\n{')
+        ? ' (several JSON values: is this JSONL?)'
+        : '';
+    throw new ImportError(file, line, `invalid JSON${hint}: ${(err as Error).message.slice(0, 160)}`, {
+      cause: err,
+    });
   }
 }
 
@@ -68,7 +73,9 @@ export function parseJsonl(file: string, text: string, skipped: Skipped): JsonlL
         countSkip(skipped, 'truncated_line');
         continue;
       }
-      throw new ImportError(file, i + 1, `invalid JSON line: ${(err as Error).message.slice(0, 160)}`, { cause: err });
+      throw new ImportError(file, i + 1, `invalid JSON line: ${(err as Error).message.slice(0, 160)}`, {
+        cause: err,
+      });
     }
   }
   return out;

@@ -25,7 +25,10 @@ export const importSweAgent: FormatImporter = (file, _options, skipped) => {
 /** The in-context demonstration SWE-agent prepends in text mode (≈19k chars); not part of the task. */
 export function isDemonstration(entry: Record<string, unknown>): boolean {
   if (entry.is_demo === true) return true;
-  return typeof entry.content === 'string' && entry.content.startsWith('Here is a demonstration of how to correctly accomplish this task.');
+  return (
+    typeof entry.content === 'string' &&
+    entry.content.startsWith('Here is a demonstration of how to correctly accomplish this task.')
+  );
 }
 
 class SweConversion {
@@ -46,7 +49,8 @@ class SweConversion {
     const info = isRecord(root.info) ? root.info : {};
     const model = replayModel(root.replay_config);
     const agents: Transcript['agents'] = {};
-    for (const name of this.agentNames.size > 0 ? this.agentNames : ['main']) agents[name] = { role: 'primary', ...(model ? { model } : {}) };
+    for (const name of this.agentNames.size > 0 ? this.agentNames : ['main'])
+      agents[name] = { role: 'primary', ...(model ? { model } : {}) };
     return makeTranscript(this.b.messages, {
       format: 'swe-agent',
       file: this.doc.file,
@@ -110,14 +114,19 @@ class SweConversion {
   }
 
   private toolObservation(e: Record<string, unknown>, content: string, agent: string, path: JsonPath): void {
-    const ids = Array.isArray(e.tool_call_ids) ? e.tool_call_ids : typeof e.tool_call_id === 'string' ? [e.tool_call_id] : [];
+    const ids = Array.isArray(e.tool_call_ids)
+      ? e.tool_call_ids
+      : typeof e.tool_call_id === 'string'
+        ? [e.tool_call_id]
+        : [];
     if (ids.length === 0) return this.doc.fail(path, 'tool observation without tool_call_ids');
     // One observation answering several ids is repeated for each, so every call keeps a result.
     for (const id of ids) this.b.result(stringify(id), content, false, agent);
   }
 
   private toolCall(c: unknown, path: JsonPath): ToolCall {
-    if (!isRecord(c) || typeof c.id !== 'string' || !isRecord(c.function)) return this.doc.fail(path, 'tool call without id or function');
+    if (!isRecord(c) || typeof c.id !== 'string' || !isRecord(c.function))
+      return this.doc.fail(path, 'tool call without id or function');
     return { id: c.id, name: stringify(c.function.name), input: parseArguments(c.function.arguments) };
   }
 
@@ -125,7 +134,13 @@ class SweConversion {
     if (typeof content === 'string') return content;
     if (Array.isArray(content)) {
       return content
-        .map((p: unknown, i) => (isRecord(p) && p.type === 'text' ? stringify(p.text) : isRecord(p) && p.type === 'image_url' ? '[image]' : this.doc.fail([...path, i], 'unknown content part')))
+        .map((p: unknown, i) =>
+          isRecord(p) && p.type === 'text'
+            ? stringify(p.text)
+            : isRecord(p) && p.type === 'image_url'
+              ? '[image]'
+              : this.doc.fail([...path, i], 'unknown content part'),
+        )
         .join('\n');
     }
     return stringify(content);

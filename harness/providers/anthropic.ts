@@ -2,11 +2,22 @@ import { performance } from 'node:perf_hooks';
 import type { ModelRequest, ModelResponse, Provider } from '../types.ts';
 import type { ResolvedConfig } from '../config/types.ts';
 import { fromAnthropicReply, toAnthropicBody, type AnthropicReply } from './wire-anthropic.ts';
-import { callOptions, isUserAbort, resolveClientSettings, sdkOptions, toProviderError } from './wire-client.ts';
+import {
+  callOptions,
+  isUserAbort,
+  resolveClientSettings,
+  sdkOptions,
+  toProviderError,
+} from './wire-client.ts';
 import type { AttemptTag } from './transport.ts';
 
 interface MessagesClient {
-  messages: { create(body: unknown, options?: unknown): { withResponse(): Promise<{ data: AnthropicReply; request_id?: string | null }> } };
+  messages: {
+    create(
+      body: unknown,
+      options?: unknown,
+    ): { withResponse(): Promise<{ data: AnthropicReply; request_id?: string | null }> };
+  };
 }
 
 /**
@@ -14,11 +25,25 @@ interface MessagesClient {
  * Retries, backoff and retry-after are the SDK's (maxRetries/timeout from config.providers.anthropic);
  * prompt caching puts cache_control on the shared prefix (ModelRequest.cachePrefix).
  */
-export async function createAnthropicProvider(config: ResolvedConfig, env: NodeJS.ProcessEnv = process.env): Promise<Provider> {
-  const settings = resolveClientSettings({ provider: 'anthropic', keyVar: 'ANTHROPIC_API_KEY', baseVar: 'ANTHROPIC_BASE_URL', keyOptionalAtCustomURL: false }, config, env);
+export async function createAnthropicProvider(
+  config: ResolvedConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Provider> {
+  const settings = resolveClientSettings(
+    {
+      provider: 'anthropic',
+      keyVar: 'ANTHROPIC_API_KEY',
+      baseVar: 'ANTHROPIC_BASE_URL',
+      keyOptionalAtCustomURL: false,
+    },
+    config,
+    env,
+  );
   const { default: Anthropic } = await import('@anthropic-ai/sdk');
   const { options, transport } = sdkOptions(settings);
-  const client = new Anthropic(options as ConstructorParameters<typeof Anthropic>[0]) as unknown as MessagesClient;
+  const client = new Anthropic(
+    options as ConstructorParameters<typeof Anthropic>[0],
+  ) as unknown as MessagesClient;
   return {
     id: 'anthropic',
     cacheScope: settings.baseURL ?? '',
@@ -27,7 +52,9 @@ export async function createAnthropicProvider(config: ResolvedConfig, env: NodeJ
       const tag: AttemptTag = { attempts: 0 };
       const started = performance.now();
       try {
-        const { data, request_id } = await client.messages.create(body, callOptions(opts.signal, tag)).withResponse();
+        const { data, request_id } = await client.messages
+          .create(body, callOptions(opts.signal, tag))
+          .withResponse();
         const out = fromAnthropicReply(data, req);
         return {
           ...out,

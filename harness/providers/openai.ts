@@ -3,12 +3,22 @@ import type { ModelRequest, ModelResponse, Provider, Usage } from '../types.ts';
 import type { ResolvedConfig } from '../config/types.ts';
 import { countTokens, requestTokens } from '../tokens.ts';
 import { fromOpenAIReply, toOpenAIBody, type OpenAIReply, type OpenAIWireOptions } from './wire-openai.ts';
-import { callOptions, isUserAbort, resolveClientSettings, sdkOptions, toProviderError } from './wire-client.ts';
+import {
+  callOptions,
+  isUserAbort,
+  resolveClientSettings,
+  sdkOptions,
+  toProviderError,
+} from './wire-client.ts';
 import type { AttemptTag } from './transport.ts';
 
 interface ChatClient {
   /** The parsed reply carries the x-request-id header as `_request_id` (the SDK's documented field). */
-  chat: { completions: { create(body: unknown, options?: unknown): Promise<OpenAIReply & { _request_id?: string | null }> } };
+  chat: {
+    completions: {
+      create(body: unknown, options?: unknown): Promise<OpenAIReply & { _request_id?: string | null }>;
+    };
+  };
 }
 
 /**
@@ -16,13 +26,28 @@ interface ChatClient {
  * server through a base URL (vLLM, Ollama, llama.cpp server, LM Studio): OPENAI_BASE_URL or
  * config.providers.openai.baseURL. Such servers usually need no key; OpenAI's own API does.
  */
-export async function createOpenAIProvider(config: ResolvedConfig, env: NodeJS.ProcessEnv = process.env): Promise<Provider> {
-  const settings = resolveClientSettings({ provider: 'openai', keyVar: 'OPENAI_API_KEY', baseVar: 'OPENAI_BASE_URL', keyOptionalAtCustomURL: true }, config, env);
+export async function createOpenAIProvider(
+  config: ResolvedConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Provider> {
+  const settings = resolveClientSettings(
+    {
+      provider: 'openai',
+      keyVar: 'OPENAI_API_KEY',
+      baseVar: 'OPENAI_BASE_URL',
+      keyOptionalAtCustomURL: true,
+    },
+    config,
+    env,
+  );
   const { default: OpenAI } = await import('openai');
   const { options, transport } = sdkOptions(settings);
   const client = new OpenAI(options as ConstructorParameters<typeof OpenAI>[0]) as unknown as ChatClient;
   const official = !settings.baseURL || /api\.openai\.com/.test(settings.baseURL);
-  const wire: OpenAIWireOptions = { tokenField: official ? 'max_completion_tokens' : 'max_tokens', sendSeed: true };
+  const wire: OpenAIWireOptions = {
+    tokenField: official ? 'max_completion_tokens' : 'max_tokens',
+    sendSeed: true,
+  };
   return {
     id: 'openai',
     cacheScope: settings.baseURL ?? '',
@@ -58,6 +83,7 @@ export async function createOpenAIProvider(config: ResolvedConfig, env: NodeJS.P
 
 /** Some compatible servers send no usage: count with the tokenizer rather than report zero. */
 function estimatedUsage(req: ModelRequest, out: { text: string; toolCalls: { input: unknown }[] }): Usage {
-  const outputTokens = countTokens(out.text) + out.toolCalls.reduce((n, c) => n + countTokens(JSON.stringify(c.input ?? {})), 0);
+  const outputTokens =
+    countTokens(out.text) + out.toolCalls.reduce((n, c) => n + countTokens(JSON.stringify(c.input ?? {})), 0);
   return { inputTokens: requestTokens(req), outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0 };
 }

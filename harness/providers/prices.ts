@@ -30,5 +30,10 @@ export function costOf(model: string, usage: Usage, overrides: Record<string, Pr
   const p = priceOf(model, overrides);
   if (!p) return 0;
   const perToken = (usd: number | undefined, n: number) => ((usd ?? p.input) * n) / 1e6;
-  return perToken(p.input, usage.inputTokens) + perToken(p.output, usage.outputTokens) + perToken(p.cacheRead, usage.cacheReadTokens) + perToken(p.cacheWrite, usage.cacheWriteTokens);
+  return (
+    perToken(p.input, usage.inputTokens) +
+    perToken(p.output, usage.outputTokens) +
+    perToken(p.cacheRead, usage.cacheReadTokens) +
+    perToken(p.cacheWrite, usage.cacheWriteTokens)
+  );
 }

@@ -41,14 +41,21 @@ export interface TransportInit {
   [ATTEMPT_TAG]?: AttemptTag;
 }
 
-type HeadersLike = { forEach(cb: (value: string, key: string) => void): void } | Record<string, string> | [string, string][];
+type HeadersLike =
+  { forEach(cb: (value: string, key: string) => void): void } | Record<string, string> | [string, string][];
 
 export function createTransport(opts: { maxSockets: number }): Transport {
-  const agentOptions = { keepAlive: true, maxSockets: opts.maxSockets, maxFreeSockets: opts.maxSockets, scheduling: 'lifo' as const };
+  const agentOptions = {
+    keepAlive: true,
+    maxSockets: opts.maxSockets,
+    maxFreeSockets: opts.maxSockets,
+    scheduling: 'lifo' as const,
+  };
   const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
   const stats: TransportStats = { requests: 0, inflight: 0, maxInflight: 0 };
   return {
-    fetch: (input, init = {}) => new Promise((resolve, reject) => exchange(input, init, agents, stats, resolve, reject)),
+    fetch: (input, init = {}) =>
+      new Promise((resolve, reject) => exchange(input, init, agents, stats, resolve, reject)),
     stats,
     close() {
       agents.http.destroy();
@@ -61,7 +68,14 @@ export function createTransport(opts: { maxSockets: number }): Transport {
  * One HTTP exchange: request out, whole response in. A plain function with its listeners inline (no
  * named closures per request: tsx keeps function names by defining `name` on every closure it creates).
  */
-function exchange(input: string | URL | { url: string }, init: TransportInit, agents: { http: http.Agent; https: https.Agent }, stats: TransportStats, resolve: (r: LeanResponse) => void, reject: (e: Error) => void): void {
+function exchange(
+  input: string | URL | { url: string },
+  init: TransportInit,
+  agents: { http: http.Agent; https: https.Agent },
+  stats: TransportStats,
+  resolve: (r: LeanResponse) => void,
+  reject: (e: Error) => void,
+): void {
   const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
   const signal = init.signal ?? undefined;
   if (signal?.aborted) return reject(abortError());
@@ -70,9 +84,18 @@ function exchange(input: string | URL | { url: string }, init: TransportInit, ag
   const target = targetOf(url);
   const headers = plainHeaders(init.headers);
   const body = init.body ?? undefined;
-  if (body !== undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  if (body !== undefined)
+    headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
   const secure = target.protocol === 'https:';
-  const req = (secure ? https : http).request({ protocol: target.protocol, hostname: target.hostname, port: target.port, path: target.path, method: init.method ?? 'GET', headers, agent: secure ? agents.https : agents.http });
+  const req = (secure ? https : http).request({
+    protocol: target.protocol,
+    hostname: target.hostname,
+    port: target.port,
+    path: target.path,
+    method: init.method ?? 'GET',
+    headers,
+    agent: secure ? agents.https : agents.http,
+  });
   stats.requests++;
   if (++stats.inflight > stats.maxInflight) stats.maxInflight = stats.inflight;
   const state: Exchange = { settled: false, stats, signal, onAbort: undefined, resolve, reject };
@@ -93,8 +116,16 @@ function exchange(input: string | URL | { url: string }, init: TransportInit, ag
     });
     res.on('end', () => {
       const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-      const response = new LeanResponse(url, res.statusCode ?? 0, res.statusMessage ?? '', res.headers, decode(bytes, res.headers['content-encoding']));
-      if (tag) tag.lastRequestId = response.headers.get('request-id') ?? response.headers.get('x-request-id') ?? tag.lastRequestId;
+      const response = new LeanResponse(
+        url,
+        res.statusCode ?? 0,
+        res.statusMessage ?? '',
+        res.headers,
+        decode(bytes, res.headers['content-encoding']),
+      );
+      if (tag)
+        tag.lastRequestId =
+          response.headers.get('request-id') ?? response.headers.get('x-request-id') ?? tag.lastRequestId;
       settle(state, null, response);
     });
   });
@@ -125,7 +156,12 @@ function targetOf(url: string): { protocol: string; hostname: string; port: stri
   let t = targets.get(url);
   if (!t) {
     const u = new URL(url);
-    t = { protocol: u.protocol, hostname: u.hostname.replace(/^\[|\]$/g, ''), port: u.port, path: `${u.pathname}${u.search}` };
+    t = {
+      protocol: u.protocol,
+      hostname: u.hostname.replace(/^\[|\]$/g, ''),
+      port: u.port,
+      path: `${u.pathname}${u.search}`,
+    };
     if (targets.size > 256) targets.clear();
     targets.set(url, t);
   }
@@ -136,7 +172,8 @@ function plainHeaders(h: HeadersLike | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   if (!h) return out;
   if (Array.isArray(h)) for (const [k, v] of h) out[k.toLowerCase()] = v;
-  else if (typeof (h as { forEach?: unknown }).forEach === 'function') (h as { forEach(cb: (v: string, k: string) => void): void }).forEach((v, k) => (out[k] = v));
+  else if (typeof (h as { forEach?: unknown }).forEach === 'function')
+    (h as { forEach(cb: (v: string, k: string) => void): void }).forEach((v, k) => (out[k] = v));
   else for (const [k, v] of Object.entries(h)) out[k.toLowerCase()] = v;
   return out;
 }
@@ -172,7 +209,9 @@ export class LeanHeaders {
     return Object.keys(this.raw)[Symbol.iterator]();
   }
   values(): IterableIterator<string> {
-    return Object.keys(this.raw).map((k) => this.get(k)!)[Symbol.iterator]();
+    return Object.keys(this.raw)
+      .map((k) => this.get(k)!)
+      [Symbol.iterator]();
   }
   forEach(cb: (value: string, key: string) => void): void {
     for (const k of Object.keys(this.raw)) cb(this.get(k)!, k);
@@ -190,7 +229,13 @@ export class LeanResponse {
   readonly redirected = false;
   readonly type = 'basic';
   bodyUsed = false;
-  constructor(readonly url: string, readonly status: number, readonly statusText: string, raw: http.IncomingHttpHeaders, private readonly bytes: Buffer) {
+  constructor(
+    readonly url: string,
+    readonly status: number,
+    readonly statusText: string,
+    raw: http.IncomingHttpHeaders,
+    private readonly bytes: Buffer,
+  ) {
     this.ok = status >= 200 && status < 300;
     this.headers = new LeanHeaders(raw);
   }
@@ -203,6 +248,9 @@ export class LeanResponse {
   }
   async arrayBuffer(): Promise<ArrayBuffer> {
     this.bodyUsed = true;
-    return this.bytes.buffer.slice(this.bytes.byteOffset, this.bytes.byteOffset + this.bytes.byteLength) as ArrayBuffer;
+    return this.bytes.buffer.slice(
+      this.bytes.byteOffset,
+      this.bytes.byteOffset + this.bytes.byteLength,
+    ) as ArrayBuffer;
   }
 }

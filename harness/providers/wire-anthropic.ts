@@ -49,28 +49,48 @@ export function toAnthropicBody(req: ModelRequest): AnthropicBody {
     if (last && last.role === role) last.content = mergeContent(last.content, blocks);
     else messages.push({ role, content: blocks });
   }
-  if (messages[0]?.role !== 'user') messages.unshift({ role: 'user', content: [{ type: 'text', text: '(session start)' }] });
+  if (messages[0]?.role !== 'user')
+    messages.unshift({ role: 'user', content: [{ type: 'text', text: '(session start)' }] });
   markCacheBreakpoint(messages, prefix);
   const body: AnthropicBody = { model: req.model, max_tokens: req.maxTokens, messages };
   if (req.system) body.system = req.system;
   if (req.temperature !== undefined) body.temperature = req.temperature;
-  const tools = req.tools?.map((t) => ({ name: toolName(t.name), description: t.description, input_schema: t.inputSchema }));
+  const tools = req.tools?.map((t) => ({
+    name: toolName(t.name),
+    description: t.description,
+    input_schema: t.inputSchema,
+  }));
   if (tools?.length) {
     body.tools = tools;
     if (req.toolChoice) body.tool_choice = toolChoiceOf(req.toolChoice, toolName);
   } else if (messages.some((m) => m.content.some((b) => b.type === 'tool_use'))) {
     // The API refuses tool blocks in a request that defines no tools: declare the history's tools, callable never.
-    body.tools = calledToolNames(req.messages).map((n) => ({ name: toolName(n), description: PLACEHOLDER_DESCRIPTION, input_schema: { type: 'object' } }));
+    body.tools = calledToolNames(req.messages).map((n) => ({
+      name: toolName(n),
+      description: PLACEHOLDER_DESCRIPTION,
+      input_schema: { type: 'object' },
+    }));
     body.tool_choice = { type: 'none' };
   }
   return body;
 }
 
-function blocksOf(m: ChatMessage, toolId: (s: string) => string, toolName: (s: string) => string): AnthropicBlock[] {
+function blocksOf(
+  m: ChatMessage,
+  toolId: (s: string) => string,
+  toolName: (s: string) => string,
+): AnthropicBlock[] {
   const blocks: AnthropicBlock[] = [];
-  for (const r of m.toolResults ?? []) blocks.push({ type: 'tool_result', tool_use_id: toolId(r.callId), content: r.content, ...(r.isError ? { is_error: true } : {}) });
+  for (const r of m.toolResults ?? [])
+    blocks.push({
+      type: 'tool_result',
+      tool_use_id: toolId(r.callId),
+      content: r.content,
+      ...(r.isError ? { is_error: true } : {}),
+    });
   if (m.text) blocks.push({ type: 'text', text: m.text });
-  for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: toolId(c.id), name: toolName(c.name), input: inputObject(c) });
+  for (const c of m.toolCalls ?? [])
+    blocks.push({ type: 'tool_use', id: toolId(c.id), name: toolName(c.name), input: inputObject(c) });
   return blocks;
 }
 
@@ -102,15 +122,29 @@ function toolChoiceOf(choice: ToolChoice, toolName: (s: string) => string): Anth
 
 /** The fields of a Messages API response the harness reads. */
 export interface AnthropicReply {
-  content: ({ type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown } | { type: string })[];
+  content: (
+    | { type: 'text'; text: string }
+    | { type: 'tool_use'; id: string; name: string; input: unknown }
+    | { type: string }
+  )[];
   stop_reason: string | null;
   model: string;
-  usage: { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null };
+  usage: {
+    input_tokens: number;
+    output_tokens: number;
+    cache_read_input_tokens?: number | null;
+    cache_creation_input_tokens?: number | null;
+  };
 }
 
 /** Reply → text, tool calls (names mapped back to the request's names), stop reason, usage. */
-export function fromAnthropicReply(reply: AnthropicReply, req: ModelRequest): { text: string; toolCalls: ToolCall[]; stopReason: string; usage: Usage; model: string } {
-  const names = new Map((req.tools ?? []).map((t) => [t.name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 128), t.name]));
+export function fromAnthropicReply(
+  reply: AnthropicReply,
+  req: ModelRequest,
+): { text: string; toolCalls: ToolCall[]; stopReason: string; usage: Usage; model: string } {
+  const names = new Map(
+    (req.tools ?? []).map((t) => [t.name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 128), t.name]),
+  );
   const text: string[] = [];
   const toolCalls: ToolCall[] = [];
   for (const b of reply.content) {
@@ -126,7 +160,12 @@ export function fromAnthropicReply(reply: AnthropicReply, req: ModelRequest): { 
     toolCalls,
     stopReason: reply.stop_reason ?? 'unknown',
     // input_tokens excludes cache reads and writes here, which is what the price table expects.
-    usage: { inputTokens: u.input_tokens, outputTokens: u.output_tokens, cacheReadTokens: u.cache_read_input_tokens ?? 0, cacheWriteTokens: u.cache_creation_input_tokens ?? 0 },
+    usage: {
+      inputTokens: u.input_tokens,
+      outputTokens: u.output_tokens,
+      cacheReadTokens: u.cache_read_input_tokens ?? 0,
+      cacheWriteTokens: u.cache_creation_input_tokens ?? 0,
+    },
     model: reply.model,
   };
 }

@@ -27,12 +27,17 @@ interface KeySpec {
  * Keys come from the environment only (never the config file), and a missing one fails here — when
  * the providers are created, before the first call — as one line naming the variable.
  */
-export function resolveClientSettings(spec: KeySpec, config: ResolvedConfig, env: NodeJS.ProcessEnv): ClientSettings {
+export function resolveClientSettings(
+  spec: KeySpec,
+  config: ResolvedConfig,
+  env: NodeJS.ProcessEnv,
+): ClientSettings {
   const s = config.providers[spec.provider] ?? {};
   const baseURL = nonEmpty(env[spec.baseVar]) ?? s.baseURL;
   let apiKey = nonEmpty(env[spec.keyVar]);
   if (!apiKey) {
-    if (!(spec.keyOptionalAtCustomURL && baseURL && !/api\.openai\.com/.test(baseURL))) throw new MissingKeyError(spec.provider, spec.keyVar);
+    if (!(spec.keyOptionalAtCustomURL && baseURL && !/api\.openai\.com/.test(baseURL)))
+      throw new MissingKeyError(spec.provider, spec.keyVar);
     apiKey = 'no-key';
   }
   const transport = s.transport === 'fetch' ? 'fetch' : 'node';
@@ -51,9 +56,17 @@ function nonEmpty(v: string | undefined): string | undefined {
 }
 
 /** The SDK client options shared by both vendors: retries, timeout and the transport. */
-export function sdkOptions(settings: ClientSettings): { options: Record<string, unknown>; transport: Transport | null } {
-  const transport = settings.transport === 'node' ? createTransport({ maxSockets: settings.concurrency }) : null;
-  const options: Record<string, unknown> = { apiKey: settings.apiKey, maxRetries: settings.maxRetries, timeout: settings.timeoutMs };
+export function sdkOptions(settings: ClientSettings): {
+  options: Record<string, unknown>;
+  transport: Transport | null;
+} {
+  const transport =
+    settings.transport === 'node' ? createTransport({ maxSockets: settings.concurrency }) : null;
+  const options: Record<string, unknown> = {
+    apiKey: settings.apiKey,
+    maxRetries: settings.maxRetries,
+    timeout: settings.timeoutMs,
+  };
   if (settings.baseURL) options.baseURL = settings.baseURL;
   if (transport) options.fetch = transport.fetch;
   return { options, transport };
@@ -75,15 +88,33 @@ interface SdkErrorShape {
  * An SDK error → ProviderError with the HTTP status and the request id, the SDK error kept as the
  * cause. Retries were the SDK's; `attempts` says how many it made.
  */
-export function toProviderError(provider: string, model: string, err: unknown, tag: AttemptTag): ProviderError {
+export function toProviderError(
+  provider: string,
+  model: string,
+  err: unknown,
+  tag: AttemptTag,
+): ProviderError {
   const e = (err ?? {}) as SdkErrorShape;
   const status = typeof e.status === 'number' ? e.status : undefined;
   const requestId = e.requestID ?? (status !== undefined ? tag.lastRequestId : undefined) ?? undefined;
   const cls = (err as { constructor?: { name?: string } })?.constructor?.name;
-  const kind = status !== undefined ? `HTTP ${status}` : cls === 'APIConnectionTimeoutError' ? 'timed out' : cls === 'APIConnectionError' ? 'connection failed' : (cls ?? 'error');
+  const kind =
+    status !== undefined
+      ? `HTTP ${status}`
+      : cls === 'APIConnectionTimeoutError'
+        ? 'timed out'
+        : cls === 'APIConnectionError'
+          ? 'connection failed'
+          : (cls ?? 'error');
   const attempts = Math.max(1, tag.attempts);
   const detail = (e.message ?? String(err)).split('\n')[0]!.slice(0, 300);
-  const error = new ProviderError(provider, `${provider} ${model}: ${kind} after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${detail}`, status, requestId, { cause: err });
+  const error = new ProviderError(
+    provider,
+    `${provider} ${model}: ${kind} after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${detail}`,
+    status,
+    requestId,
+    { cause: err },
+  );
   return Object.assign(error, { retries: attempts - 1 });
 }
 

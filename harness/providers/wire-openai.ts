@@ -9,14 +9,21 @@ export interface OpenAIBody {
   max_completion_tokens?: number;
   temperature?: number;
   seed?: number;
-  tools?: { type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } }[];
+  tools?: {
+    type: 'function';
+    function: { name: string; description: string; parameters: Record<string, unknown> };
+  }[];
   tool_choice?: 'auto' | 'none' | { type: 'function'; function: { name: string } };
 }
 
 export type OpenAIMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string | null; tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[] }
+  | {
+      role: 'assistant';
+      content: string | null;
+      tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+    }
   | { role: 'tool'; tool_call_id: string; content: string };
 
 export interface OpenAIWireOptions {
@@ -38,13 +45,25 @@ export function toOpenAIBody(req: ModelRequest, opts: OpenAIWireOptions): OpenAI
   let toolsAt = -1;
   for (const m of normalizeMessages(req.messages)) {
     if (m.role === 'assistant') {
-      const calls = (m.toolCalls ?? []).map((c) => ({ id: callId(c.id), type: 'function' as const, function: { name: toolName(c.name), arguments: argsText(c) } }));
+      const calls = (m.toolCalls ?? []).map((c) => ({
+        id: callId(c.id),
+        type: 'function' as const,
+        function: { name: toolName(c.name), arguments: argsText(c) },
+      }));
       if (!m.text && calls.length === 0) continue;
-      messages.push({ role: 'assistant', content: m.text ?? null, ...(calls.length ? { tool_calls: calls } : {}) });
+      messages.push({
+        role: 'assistant',
+        content: m.text ?? null,
+        ...(calls.length ? { tool_calls: calls } : {}),
+      });
       toolsAt = calls.length ? messages.length : -1;
       continue;
     }
-    const results = (m.toolResults ?? []).map((r) => ({ role: 'tool' as const, tool_call_id: callId(r.callId), content: r.isError ? `(tool error) ${r.content}` : r.content }));
+    const results = (m.toolResults ?? []).map((r) => ({
+      role: 'tool' as const,
+      tool_call_id: callId(r.callId),
+      content: r.isError ? `(tool error) ${r.content}` : r.content,
+    }));
     if (results.length && toolsAt >= 0) {
       messages.splice(toolsAt, 0, ...results);
       toolsAt += results.length;
@@ -54,7 +73,10 @@ export function toOpenAIBody(req: ModelRequest, opts: OpenAIWireOptions): OpenAI
   const body: OpenAIBody = { model: req.model, messages, [opts.tokenField]: req.maxTokens };
   if (req.temperature !== undefined) body.temperature = req.temperature;
   if (opts.sendSeed) body.seed = numericSeed(req.seed);
-  const tools = (req.tools ?? []).map((t) => ({ type: 'function' as const, function: { name: toolName(t.name), description: t.description, parameters: t.inputSchema } }));
+  const tools = (req.tools ?? []).map((t) => ({
+    type: 'function' as const,
+    function: { name: toolName(t.name), description: t.description, parameters: t.inputSchema },
+  }));
   if (tools.length) {
     body.tools = tools;
     if (req.toolChoice) body.tool_choice = toolChoiceOf(req.toolChoice, toolName);
@@ -70,8 +92,18 @@ function toolChoiceOf(choice: ToolChoice, toolName: (s: string) => string): Open
 /** The fields of a Chat Completions response the harness reads. */
 export interface OpenAIReply {
   model?: string;
-  choices: { message: { content?: string | null; tool_calls?: { id: string; type?: string; function?: { name: string; arguments?: string } }[] | null }; finish_reason?: string | null }[];
-  usage?: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number | null } | null } | null;
+  choices: {
+    message: {
+      content?: string | null;
+      tool_calls?: { id: string; type?: string; function?: { name: string; arguments?: string } }[] | null;
+    };
+    finish_reason?: string | null;
+  }[];
+  usage?: {
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    prompt_tokens_details?: { cached_tokens?: number | null } | null;
+  } | null;
 }
 
 /**
@@ -79,15 +111,38 @@ export interface OpenAIReply {
  * split out so that inputTokens means uncached input for every provider (the price table's meaning).
  * `usage` is undefined when the server sent none (some local servers); the provider estimates it.
  */
-export function fromOpenAIReply(reply: OpenAIReply, req: ModelRequest): { text: string; toolCalls: ToolCall[]; stopReason: string; usage: Usage | undefined; model: string } {
-  const names = new Map((req.tools ?? []).map((t) => [t.name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64), t.name]));
+export function fromOpenAIReply(
+  reply: OpenAIReply,
+  req: ModelRequest,
+): { text: string; toolCalls: ToolCall[]; stopReason: string; usage: Usage | undefined; model: string } {
+  const names = new Map(
+    (req.tools ?? []).map((t) => [t.name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64), t.name]),
+  );
   const choice = reply.choices[0];
   const message = choice?.message ?? { content: '' };
   const toolCalls: ToolCall[] = (message.tool_calls ?? [])
     .filter((c) => c.function)
-    .map((c) => ({ id: c.id, name: names.get(c.function!.name) ?? c.function!.name, input: parseArguments(c.function!.arguments) }));
+    .map((c) => ({
+      id: c.id,
+      name: names.get(c.function!.name) ?? c.function!.name,
+      input: parseArguments(c.function!.arguments),
+    }));
   const u = reply.usage;
   const cached = u?.prompt_tokens_details?.cached_tokens ?? 0;
-  const usage = u && typeof u.prompt_tokens === 'number' ? { inputTokens: u.prompt_tokens - cached, outputTokens: u.completion_tokens ?? 0, cacheReadTokens: cached, cacheWriteTokens: 0 } : undefined;
-  return { text: message.content ?? '', toolCalls, stopReason: choice?.finish_reason ?? 'unknown', usage, model: reply.model ?? req.model };
+  const usage =
+    u && typeof u.prompt_tokens === 'number'
+      ? {
+          inputTokens: u.prompt_tokens - cached,
+          outputTokens: u.completion_tokens ?? 0,
+          cacheReadTokens: cached,
+          cacheWriteTokens: 0,
+        }
+      : undefined;
+  return {
+    text: message.content ?? '',
+    toolCalls,
+    stopReason: choice?.finish_reason ?? 'unknown',
+    usage,
+    model: reply.model ?? req.model,
+  };
 }

@@ -22,7 +22,8 @@ export function normalizeMessages(messages: readonly ChatMessage[]): WireMessage
       prev.text = joinText(prev.text, m.text);
       if (m.toolCalls?.length) prev.toolCalls = [...(prev.toolCalls ?? []), ...m.toolCalls];
       prev.last = i;
-    } else out.push({ role: m.role, text: m.text, toolCalls: m.toolCalls, toolResults: m.toolResults, last: i });
+    } else
+      out.push({ role: m.role, text: m.text, toolCalls: m.toolCalls, toolResults: m.toolResults, last: i });
   });
   for (let i = 0; i < out.length; i++) {
     const m = out[i]!;
@@ -48,7 +49,10 @@ function pairRun(out: WireMessage[], i: number): void {
   const kept = calls.filter((c) => answered.has(c.id));
   if (kept.length < calls.length) {
     const orphans = calls.filter((c) => !answered.has(c.id));
-    m.text = joinText(m.text, orphans.map((c) => `[tool call ${c.name}(${argsText(c)}) — no result recorded]`).join('\n'));
+    m.text = joinText(
+      m.text,
+      orphans.map((c) => `[tool call ${c.name}(${argsText(c)}) — no result recorded]`).join('\n'),
+    );
     m.toolCalls = kept.length ? kept : undefined;
   }
   const ids = new Set(kept.map((c) => c.id));
@@ -60,13 +64,17 @@ function pairRun(out: WireMessage[], i: number): void {
     if (stray.length) demoteResults(n, stray);
     // A second result for the same call cannot be sent either; keep the first one as a result.
     const seen = new Set<string>();
-    const good = (n.toolResults ?? []).filter((r) => ids.has(r.callId) && !seen.has(r.callId) && seen.add(r.callId));
+    const good = (n.toolResults ?? []).filter(
+      (r) => ids.has(r.callId) && !seen.has(r.callId) && seen.add(r.callId),
+    );
     n.toolResults = good.length ? good : undefined;
   }
 }
 
 function demoteResults(m: ChatMessage, results: ToolResult[]): void {
-  const text = results.map((r) => `[tool result for ${r.callId}${r.isError ? ' — error' : ''}]\n${r.content}`).join('\n\n');
+  const text = results
+    .map((r) => `[tool result for ${r.callId}${r.isError ? ' — error' : ''}]\n${r.content}`)
+    .join('\n\n');
   m.text = joinText(text, m.text);
   const remaining = (m.toolResults ?? []).filter((r) => !results.includes(r));
   m.toolResults = remaining.length ? remaining : undefined;
@@ -96,7 +104,10 @@ export function createIdMap(maxLength: number): (id: string) => string {
   return (id) => {
     let out = map.get(id);
     if (out !== undefined) return out;
-    const base = VALID_ID.test(id) && id.length <= maxLength ? id : (id.replace(/[^a-zA-Z0-9_-]/g, '_') || '_').slice(0, maxLength);
+    const base =
+      VALID_ID.test(id) && id.length <= maxLength
+        ? id
+        : (id.replace(/[^a-zA-Z0-9_-]/g, '_') || '_').slice(0, maxLength);
     out = base;
     for (let n = 2; used.has(out); n++) out = `${base.slice(0, maxLength - String(n).length - 1)}_${n}`;
     map.set(id, out);

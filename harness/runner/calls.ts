@@ -1,5 +1,12 @@
 import pLimit, { type LimitFunction } from 'p-limit';
-import type { CallRecord, ModelRequest, ModelRequestInput, ModelResponse, ModelRole, Provider } from '../types.ts';
+import type {
+  CallRecord,
+  ModelRequest,
+  ModelRequestInput,
+  ModelResponse,
+  ModelRole,
+  Provider,
+} from '../types.ts';
 import type { ResolvedConfig } from '../config/types.ts';
 import { ConfigError, describeError } from '../errors.ts';
 import type { ResponseCache } from '../cache/types.ts';
@@ -14,7 +21,10 @@ import { retriesOf } from '../providers/wire-client.ts';
  */
 export interface CallPath {
   /** Resolves role → provider + model id for an arm's aliases. */
-  modelFor(role: ModelRole, aliases: { source: string; receiver: string }): { provider: string; model: string };
+  modelFor(
+    role: ModelRole,
+    aliases: { source: string; receiver: string },
+  ): { provider: string; model: string };
   forCell(cell: CellCallContext): (role: ModelRole, input: ModelRequestInput) => Promise<ModelResponse>;
 }
 
@@ -41,7 +51,11 @@ export function createCallPath(opts: CallPathOptions): CallPath {
   const limits = new Map<string, LimitFunction>();
   const limitFor = (provider: string) => {
     let l = limits.get(provider);
-    if (!l) limits.set(provider, (l = pLimit(config.providers[provider]?.concurrency ?? (provider === 'sim' ? 64 : 16))));
+    if (!l)
+      limits.set(
+        provider,
+        (l = pLimit(config.providers[provider]?.concurrency ?? (provider === 'sim' ? 64 : 16))),
+      );
     return l;
   };
   const modelFor: CallPath['modelFor'] = (role, aliases) => resolveModel(config, role, aliases);
@@ -63,22 +77,48 @@ export function createCallPath(opts: CallPathOptions): CallPath {
 }
 
 /** Role → provider and model id, for an arm's model aliases (the judge has its own alias). */
-export function resolveModel(config: ResolvedConfig, role: ModelRole, aliases: { source: string; receiver: string }): { provider: string; model: string; alias: string } {
+export function resolveModel(
+  config: ResolvedConfig,
+  role: ModelRole,
+  aliases: { source: string; receiver: string },
+): { provider: string; model: string; alias: string } {
   const provider = config.provider[role];
   const alias = role === 'judge' ? config.judge.model : aliases[role];
   const model = config.models[alias]?.[provider];
-  if (!model) throw new ConfigError(config.configFile ?? 'config', `models.${alias}.${provider}`, `no model id for alias "${alias}" under provider "${provider}"`);
+  if (!model)
+    throw new ConfigError(
+      config.configFile ?? 'config',
+      `models.${alias}.${provider}`,
+      `no model id for alias "${alias}" under provider "${provider}"`,
+    );
   return { provider, model, alias };
 }
 
 /** The per-call seed: run seed, case, rep, purpose and the call's index among the cell's calls of that purpose. */
-export function requestSeed(config: Pick<ResolvedConfig, 'seed'>, cell: Pick<CellCallContext, 'caseId' | 'rep'>, purpose: string, n: number): string {
+export function requestSeed(
+  config: Pick<ResolvedConfig, 'seed'>,
+  cell: Pick<CellCallContext, 'caseId' | 'rep'>,
+  purpose: string,
+  n: number,
+): string {
   return `${config.seed}/${cell.caseId}/${cell.rep}/${purpose}#${n}`;
 }
 
-async function callOnce(request: ModelRequest, provider: string, role: ModelRole, cell: CellCallContext, opts: CallPathOptions, limit: LimitFunction): Promise<ModelResponse> {
+async function callOnce(
+  request: ModelRequest,
+  provider: string,
+  role: ModelRole,
+  cell: CellCallContext,
+  opts: CallPathOptions,
+  limit: LimitFunction,
+): Promise<ModelResponse> {
   const p = opts.providers[provider];
-  if (!p) throw new ConfigError(opts.config.configFile ?? 'config', 'provider', `provider "${provider}" is not available`);
+  if (!p)
+    throw new ConfigError(
+      opts.config.configFile ?? 'config',
+      'provider',
+      `provider "${provider}" is not available`,
+    );
   // Hashed once per call (canonical JSON of the whole request is the costliest harness step per call).
   const key = opts.cache?.keyOf(provider, request, p.cacheScope);
   const hit = key ? opts.cache!.get(key) : undefined;
@@ -101,12 +141,30 @@ async function callOnce(request: ModelRequest, provider: string, role: ModelRole
   return response;
 }
 
-function callRecord(runId: string, cell: CellCallContext, role: ModelRole, provider: string, request: ModelRequest, response: ModelResponse | null, error?: unknown): CallRecord {
+function callRecord(
+  runId: string,
+  cell: CellCallContext,
+  role: ModelRole,
+  provider: string,
+  request: ModelRequest,
+  response: ModelResponse | null,
+  error?: unknown,
+): CallRecord {
   return {
-    runId, cellId: cell.cellId, role, purpose: request.purpose, provider, model: request.model,
-    inputTokens: response?.usage.inputTokens ?? 0, outputTokens: response?.usage.outputTokens ?? 0,
-    cacheReadTokens: response?.usage.cacheReadTokens ?? 0, cacheWriteTokens: response?.usage.cacheWriteTokens ?? 0,
-    latencyMs: response?.latencyMs ?? 0, cached: response?.cached ?? false, retries: response?.retries ?? retriesOf(error),
-    costUsd: response?.costUsd ?? 0, ...(error ? { error: maskSecrets(describeError(error).message) } : {}),
+    runId,
+    cellId: cell.cellId,
+    role,
+    purpose: request.purpose,
+    provider,
+    model: request.model,
+    inputTokens: response?.usage.inputTokens ?? 0,
+    outputTokens: response?.usage.outputTokens ?? 0,
+    cacheReadTokens: response?.usage.cacheReadTokens ?? 0,
+    cacheWriteTokens: response?.usage.cacheWriteTokens ?? 0,
+    latencyMs: response?.latencyMs ?? 0,
+    cached: response?.cached ?? false,
+    retries: response?.retries ?? retriesOf(error),
+    costUsd: response?.costUsd ?? 0,
+    ...(error ? { error: maskSecrets(describeError(error).message) } : {}),
   };
 }

@@ -44,7 +44,10 @@ export interface DryRunReport {
  * summaries respect the strategy's maxTokens, whose contracts validate) and, as a bound, max_tokens.
  * Cost uses the price table of the models the run would call, at full input price (no prompt caching).
  */
-export async function dryRun(config: ResolvedConfig, opts: { skip?: ReadonlySet<string> } = {}): Promise<DryRunReport> {
+export async function dryRun(
+  config: ResolvedConfig,
+  opts: { skip?: ReadonlySet<string> } = {},
+): Promise<DryRunReport> {
   const suites = await loadSuites(config.casesDir, config.suites);
   const cells = planCells(suites, config).filter((c) => !opts.skip?.has(c.id));
   const stand = createSimProvider(config.sim);
@@ -54,16 +57,44 @@ export async function dryRun(config: ResolvedConfig, opts: { skip?: ReadonlySet<
   for (const cell of cells) {
     const key = `${cell.suite}\u0000${cell.arm}`;
     let est = arms.get(key);
-    if (!est) arms.set(key, (est = { suite: cell.suite, arm: cell.arm, strategy: cell.armSpec.strategy, cells: 0, calls: { source: 0, receiver: 0, judge: 0 }, inputTokens: 0, outputTokens: 0, maxOutputTokens: 0, costUsd: 0, maxCostUsd: 0, failedCells: 0 }));
+    if (!est)
+      arms.set(
+        key,
+        (est = {
+          suite: cell.suite,
+          arm: cell.arm,
+          strategy: cell.armSpec.strategy,
+          cells: 0,
+          calls: { source: 0, receiver: 0, judge: 0 },
+          inputTokens: 0,
+          outputTokens: 0,
+          maxOutputTokens: 0,
+          costUsd: 0,
+          maxCostUsd: 0,
+          failedCells: 0,
+        }),
+      );
     est.cells++;
     const calls = estimatingCallPath(config, stand, est, unpriced, unsimulated);
     const row = await executeCell(cell, { config, calls, runId: 'dry-run', harnessVersion });
     if (row.status === 'error') est.failedCells++;
   }
-  return { cells: cells.length, provider: config.provider, arms: [...arms.values()], unpriced: [...unpriced].sort(), unsimulated: [...unsimulated].sort() };
+  return {
+    cells: cells.length,
+    provider: config.provider,
+    arms: [...arms.values()],
+    unpriced: [...unpriced].sort(),
+    unsimulated: [...unsimulated].sort(),
+  };
 }
 
-function estimatingCallPath(config: ResolvedConfig, stand: Provider, est: ArmEstimate, unpriced: Set<string>, unsimulated: Set<string>): CallPath {
+function estimatingCallPath(
+  config: ResolvedConfig,
+  stand: Provider,
+  est: ArmEstimate,
+  unpriced: Set<string>,
+  unsimulated: Set<string>,
+): CallPath {
   return {
     modelFor: (role, aliases) => resolveModel(config, role, aliases),
     forCell(cell) {
@@ -72,26 +103,46 @@ function estimatingCallPath(config: ResolvedConfig, stand: Provider, est: ArmEst
         const { provider, model, alias } = resolveModel(config, role, cell.aliases);
         const n = counters.get(input.purpose) ?? 0;
         counters.set(input.purpose, n + 1);
-        const request: ModelRequest = { ...input, model: config.models[alias]?.sim ?? 'sim-large', seed: requestSeed(config, cell, input.purpose, n) };
+        const request: ModelRequest = {
+          ...input,
+          model: config.models[alias]?.sim ?? 'sim-large',
+          seed: requestSeed(config, cell, input.purpose, n),
+        };
         let response: ModelResponse;
         try {
           response = await stand.generate(request);
         } catch {
           unsimulated.add(input.purpose);
-          response = { text: '', toolCalls: [], stopReason: 'unsimulated', usage: { inputTokens: 0, outputTokens: input.maxTokens, cacheReadTokens: 0, cacheWriteTokens: 0 }, latencyMs: 0, model, cached: false, retries: 0, costUsd: 0 };
+          response = {
+            text: '',
+            toolCalls: [],
+            stopReason: 'unsimulated',
+            usage: { inputTokens: 0, outputTokens: input.maxTokens, cacheReadTokens: 0, cacheWriteTokens: 0 },
+            latencyMs: 0,
+            model,
+            cached: false,
+            retries: 0,
+            costUsd: 0,
+          };
         }
         const inputTokens = requestTokens(input);
         const outputTokens = Math.min(response.usage.outputTokens, input.maxTokens);
         const price = priceOf(model, config.prices);
         if (!price && provider !== 'sim') unpriced.add(model);
-        const usd = (tokIn: number, tokOut: number) => (price ? (price.input * tokIn + price.output * tokOut) / 1e6 : 0);
+        const usd = (tokIn: number, tokOut: number) =>
+          price ? (price.input * tokIn + price.output * tokOut) / 1e6 : 0;
         est.calls[role]++;
         est.inputTokens += inputTokens;
         est.outputTokens += outputTokens;
         est.maxOutputTokens += input.maxTokens;
         est.costUsd += usd(inputTokens, outputTokens);
         est.maxCostUsd += usd(inputTokens, input.maxTokens);
-        const out = { ...response, model, usage: { ...response.usage, inputTokens, outputTokens }, costUsd: usd(inputTokens, outputTokens) };
+        const out = {
+          ...response,
+          model,
+          usage: { ...response.usage, inputTokens, outputTokens },
+          costUsd: usd(inputTokens, outputTokens),
+        };
         cell.made.push({ role, purpose: input.purpose, response: out });
         return out;
       };
@@ -112,16 +163,46 @@ export function renderDryRun(r: DryRunReport): string {
   ];
   const total = { cells: 0, s: 0, r: 0, j: 0, inTok: 0, out: 0, outMax: 0, cost: 0, costMax: 0 };
   for (const a of r.arms) {
-    lines.push(`| ${a.suite} | ${a.arm} | ${a.strategy} | ${a.cells} | ${a.calls.source} | ${a.calls.receiver} | ${a.calls.judge} | ${fmt(a.inputTokens)} | ${fmt(a.outputTokens)} / ${fmt(a.maxOutputTokens)} | ${usd(a.costUsd)} / ${usd(a.maxCostUsd)} |`);
-    Object.assign(total, { cells: total.cells + a.cells, s: total.s + a.calls.source, r: total.r + a.calls.receiver, j: total.j + a.calls.judge, inTok: total.inTok + a.inputTokens, out: total.out + a.outputTokens, outMax: total.outMax + a.maxOutputTokens, cost: total.cost + a.costUsd, costMax: total.costMax + a.maxCostUsd });
+    lines.push(
+      `| ${a.suite} | ${a.arm} | ${a.strategy} | ${a.cells} | ${a.calls.source} | ${a.calls.receiver} | ${a.calls.judge} | ${fmt(a.inputTokens)} | ${fmt(a.outputTokens)} / ${fmt(a.maxOutputTokens)} | ${usd(a.costUsd)} / ${usd(a.maxCostUsd)} |`,
+    );
+    Object.assign(total, {
+      cells: total.cells + a.cells,
+      s: total.s + a.calls.source,
+      r: total.r + a.calls.receiver,
+      j: total.j + a.calls.judge,
+      inTok: total.inTok + a.inputTokens,
+      out: total.out + a.outputTokens,
+      outMax: total.outMax + a.maxOutputTokens,
+      cost: total.cost + a.costUsd,
+      costMax: total.costMax + a.maxCostUsd,
+    });
   }
-  lines.push(`| **total** | | | ${total.cells} | ${total.s} | ${total.r} | ${total.j} | ${fmt(total.inTok)} | ${fmt(total.out)} / ${fmt(total.outMax)} | ${usd(total.cost)} / ${usd(total.costMax)} |`);
-  lines.push('', 'Input tokens: the tokenizer (o200k) on each rendered request; a vendor tokenizer may count ±15% differently.');
-  lines.push('Output tokens: "est" is what the sim stand-in wrote for each call, "max" is every call using its max_tokens. Cost is at list input price (prompt-cache discounts not applied) and does not subtract responses already in the response cache.');
-  lines.push('Calls that depend on a model (contract retries, receiver tool rounds) are counted as the sim made them; a real model may make more or fewer.');
-  if (r.unpriced.length) lines.push(`No price for: ${r.unpriced.join(', ')} (counted as $0; add them under \`prices\` in eval.config.ts).`);
-  if (r.unsimulated.length) lines.push(`No stand-in behaviour for call purpose(s) ${r.unsimulated.join(', ')}: their output is estimated at max_tokens.`);
+  lines.push(
+    `| **total** | | | ${total.cells} | ${total.s} | ${total.r} | ${total.j} | ${fmt(total.inTok)} | ${fmt(total.out)} / ${fmt(total.outMax)} | ${usd(total.cost)} / ${usd(total.costMax)} |`,
+  );
+  lines.push(
+    '',
+    'Input tokens: the tokenizer (o200k) on each rendered request; a vendor tokenizer may count ±15% differently.',
+  );
+  lines.push(
+    'Output tokens: "est" is what the sim stand-in wrote for each call, "max" is every call using its max_tokens. Cost is at list input price (prompt-cache discounts not applied) and does not subtract responses already in the response cache.',
+  );
+  lines.push(
+    'Calls that depend on a model (contract retries, receiver tool rounds) are counted as the sim made them; a real model may make more or fewer.',
+  );
+  if (r.unpriced.length)
+    lines.push(
+      `No price for: ${r.unpriced.join(', ')} (counted as $0; add them under \`prices\` in eval.config.ts).`,
+    );
+  if (r.unsimulated.length)
+    lines.push(
+      `No stand-in behaviour for call purpose(s) ${r.unsimulated.join(', ')}: their output is estimated at max_tokens.`,
+    );
   const failed = r.arms.reduce((n, a) => n + a.failedCells, 0);
-  if (failed) lines.push(`${failed} cell(s) failed during the estimate; only the calls made before the failure are counted.`);
+  if (failed)
+    lines.push(
+      `${failed} cell(s) failed during the estimate; only the calls made before the failure are counted.`,
+    );
   return lines.join('\n');
 }

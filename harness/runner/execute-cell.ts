@@ -1,4 +1,13 @@
-import type { Case, ChatMessage, Handoff, ModelRequestInput, ModelResponse, ModelRole, ResultRow, SimHints } from '../types.ts';
+import type {
+  Case,
+  ChatMessage,
+  Handoff,
+  ModelRequestInput,
+  ModelResponse,
+  ModelRole,
+  ResultRow,
+  SimHints,
+} from '../types.ts';
 import type { ResolvedConfig } from '../config/types.ts';
 import type { CallPath, CellCallContext } from './calls.ts';
 import type { PlannedCell } from './plan.ts';
@@ -27,35 +36,76 @@ const SEEN_LIMIT = 24_000;
 
 /** One cell: strategy → receiver → judges → one complete row. Failures become an error row. */
 export async function executeCell(cell: PlannedCell, env: CellEnv): Promise<ResultRow> {
-  const ctx: CellCallContext = { cellId: cell.id, caseId: cell.caseId, rep: cell.rep, aliases: cell.armSpec.models, signal: env.signal, made: [] };
+  const ctx: CellCallContext = {
+    cellId: cell.id,
+    caseId: cell.caseId,
+    rep: cell.rep,
+    aliases: cell.armSpec.models,
+    signal: env.signal,
+    made: [],
+  };
   const call = env.calls.forCell(ctx);
   const base = baseRow(cell, env);
   try {
     const handoff = await prepareHandoff(cell, env, call);
     const receiver = await runReceiver(cell, handoff, call);
-    const judged = await judgeCell(cell.case, handoff, receiver.answer, (r) => call('judge', r), { ...env.config.judge, provider: env.config.provider.judge });
+    const judged = await judgeCell(cell.case, handoff, receiver.answer, (r) => call('judge', r), {
+      ...env.config.judge,
+      provider: env.config.provider.judge,
+    });
     // Object.assign onto the fresh base row, not spreads into a new object: the same keys in the same
     // order, without V8 rebuilding a 40-field object per spread (several µs per cell).
-    const detail = { ...judged.detail, system: handoff.system, seen: seenOf(handoff), answer: receiver.answer, artifacts: boundedArtifacts(handoff.artifacts) };
+    const detail = {
+      ...judged.detail,
+      system: handoff.system,
+      seen: seenOf(handoff),
+      answer: receiver.answer,
+      artifacts: boundedArtifacts(handoff.artifacts),
+    };
     return Object.assign(base, accounting(ctx, receiver.requestTokens, cell), judged.fields, { detail });
   } catch (err) {
     if (env.signal?.aborted) throw err;
     const { message, code } = describeError(err);
-    return Object.assign(base, accounting(ctx, 0, cell), { status: 'error' as const, error: message, error_code: code });
+    return Object.assign(base, accounting(ctx, 0, cell), {
+      status: 'error' as const,
+      error: message,
+      error_code: code,
+    });
   }
 }
 
-function prepareHandoff(cell: PlannedCell, env: CellEnv, call: (role: ModelRole, r: ModelRequestInput) => Promise<ModelResponse>): Promise<Handoff> {
+function prepareHandoff(
+  cell: PlannedCell,
+  env: CellEnv,
+  call: (role: ModelRole, r: ModelRequestInput) => Promise<ModelResponse>,
+): Promise<Handoff> {
   const strategy = getStrategy(cell.armSpec.strategy, env.config.strategies);
-  const ctx = { case: cell.case, arm: cell.armSpec, rep: cell.rep, budgetTokens: env.config.budgetTokens, tokens: countTokens, call, signal: env.signal };
+  const ctx = {
+    case: cell.case,
+    arm: cell.armSpec,
+    rep: cell.rep,
+    budgetTokens: env.config.budgetTokens,
+    tokens: countTokens,
+    call,
+    signal: env.signal,
+  };
   if (!strategy.deterministic) return strategy.prepare(ctx, cell.params);
   // One handoff for every rep of the case × arm: it may not depend on the rep's calls, so there are none.
-  ctx.call = () => Promise.reject(new Error(`strategy "${strategy.name}" is declared deterministic but asked for a model call`));
+  ctx.call = () =>
+    Promise.reject(
+      new Error(`strategy "${strategy.name}" is declared deterministic but asked for a model call`),
+    );
   if (!env.handoffs) return strategy.prepare(ctx, cell.params);
-  return env.handoffs.get(`${cell.suite}\n${cell.caseId}\n${cell.arm}`, () => strategy.prepare(ctx, cell.params));
+  return env.handoffs.get(`${cell.suite}\n${cell.caseId}\n${cell.arm}`, () =>
+    strategy.prepare(ctx, cell.params),
+  );
 }
 
-async function runReceiver(cell: PlannedCell, h: Handoff, call: (role: ModelRole, r: ModelRequestInput) => Promise<ModelResponse>) {
+async function runReceiver(
+  cell: PlannedCell,
+  h: Handoff,
+  call: (role: ModelRole, r: ModelRequestInput) => Promise<ModelResponse>,
+) {
   const messages: ChatMessage[] = [...h.messages, { role: 'user', text: cell.case.task }];
   const sim = simHintsOf(cell.case);
   const first = receiverRequest(h, messages, sim);
@@ -64,14 +114,25 @@ async function runReceiver(cell: PlannedCell, h: Handoff, call: (role: ModelRole
   let res = await call('receiver', first);
   for (let round = 0; round < MAX_TOOL_ROUNDS && res.toolCalls.length > 0 && h.runTool; round++) {
     messages.push({ role: 'assistant', text: res.text || undefined, toolCalls: res.toolCalls });
-    messages.push({ role: 'user', toolResults: res.toolCalls.map((c) => ({ callId: c.id, content: h.runTool!(c) })) });
+    messages.push({
+      role: 'user',
+      toolResults: res.toolCalls.map((c) => ({ callId: c.id, content: h.runTool!(c) })),
+    });
     res = await call('receiver', receiverRequest(h, messages, sim));
   }
   return { answer: res.text, requestTokens: requestTokensIn };
 }
 
 function receiverRequest(h: Handoff, messages: ChatMessage[], sim: SimHints): ModelRequestInput {
-  return { purpose: 'answer', system: h.system, messages, tools: h.tools.length ? h.tools : undefined, maxTokens: RECEIVER_MAX_TOKENS, cachePrefix: h.messages.length, sim };
+  return {
+    purpose: 'answer',
+    system: h.system,
+    messages,
+    tools: h.tools.length ? h.tools : undefined,
+    maxTokens: RECEIVER_MAX_TOKENS,
+    cachePrefix: h.messages.length,
+    sim,
+  };
 }
 
 /** The row's totals over the cell's calls (one pass: this runs for every cell). Judge calls count apart. */
@@ -79,7 +140,13 @@ function accounting(ctx: CellCallContext, receiverRequestTokens: number, cell: P
   const out = {
     receiver_window_tokens_before: windowBefore(cell.case),
     receiver_window_tokens_after: receiverRequestTokens,
-    source_output_tokens: 0, input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, latency_ms: 0, cost_usd: 0, judge_cost_usd: 0,
+    source_output_tokens: 0,
+    input_tokens: 0,
+    output_tokens: 0,
+    cache_read_tokens: 0,
+    latency_ms: 0,
+    cost_usd: 0,
+    judge_cost_usd: 0,
     cached_calls: 0,
     model_calls: ctx.made.length,
   };
@@ -111,14 +178,44 @@ function modelLabel(env: CellEnv, role: ModelRole, aliases: PlannedCell['armSpec
 function baseRow(cell: PlannedCell, env: CellEnv): ResultRow {
   const models = cell.armSpec.models;
   return {
-    run_id: env.runId, cell_id: cell.id, suite: cell.suite, case_id: cell.caseId, arm: cell.arm, strategy: cell.armSpec.strategy,
-    params: cell.params, rep: cell.rep, status: 'ok', error: null, error_code: null,
-    source_model: modelLabel(env, 'source', models), receiver_model: modelLabel(env, 'receiver', models), judge_model: modelLabel(env, 'judge', models), provider: env.config.provider.receiver,
-    seed: env.config.seed, harness_version: env.harnessVersion, baseline_arm: cell.baselineArm,
-    handoff_tokens: 0, handoff_chars: 0, receiver_window_tokens_before: 0, receiver_window_tokens_after: 0, source_output_tokens: 0,
-    input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, latency_ms: 0, cost_usd: 0, judge_cost_usd: 0, cached_calls: 0, model_calls: 0,
-    markers_count: 0, tool_calls_visible: 0, overstated_count: 0, judge_errors: 0,
-    scores: {}, survival: { payload: {}, answer: {} }, checks: [],
+    run_id: env.runId,
+    cell_id: cell.id,
+    suite: cell.suite,
+    case_id: cell.caseId,
+    arm: cell.arm,
+    strategy: cell.armSpec.strategy,
+    params: cell.params,
+    rep: cell.rep,
+    status: 'ok',
+    error: null,
+    error_code: null,
+    source_model: modelLabel(env, 'source', models),
+    receiver_model: modelLabel(env, 'receiver', models),
+    judge_model: modelLabel(env, 'judge', models),
+    provider: env.config.provider.receiver,
+    seed: env.config.seed,
+    harness_version: env.harnessVersion,
+    baseline_arm: cell.baselineArm,
+    handoff_tokens: 0,
+    handoff_chars: 0,
+    receiver_window_tokens_before: 0,
+    receiver_window_tokens_after: 0,
+    source_output_tokens: 0,
+    input_tokens: 0,
+    output_tokens: 0,
+    cache_read_tokens: 0,
+    latency_ms: 0,
+    cost_usd: 0,
+    judge_cost_usd: 0,
+    cached_calls: 0,
+    model_calls: 0,
+    markers_count: 0,
+    tool_calls_visible: 0,
+    overstated_count: 0,
+    judge_errors: 0,
+    scores: {},
+    survival: { payload: {}, answer: {} },
+    checks: [],
   };
 }
 

@@ -1,4 +1,14 @@
-import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  readSync,
+  writeSync,
+} from 'node:fs';
 
 export interface JournalOptions {
   /** Runs before each flush (e.g. flush calls.jsonl first, so every journalled cell has its calls on disk). */
@@ -15,7 +25,12 @@ export class Journal<T> {
   private buffer: string[] = [];
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(readonly path: string, private readonly flushEvery = 64, private readonly flushMs = 200, private readonly options: JournalOptions = {}) {
+  constructor(
+    readonly path: string,
+    private readonly flushEvery = 64,
+    private readonly flushMs = 200,
+    private readonly options: JournalOptions = {},
+  ) {
     repairJsonl(path);
     this.fd = openSync(path, 'a');
   }

@@ -16,27 +16,59 @@ export interface PlannedCell extends Cell {
 export function planCells(suites: Suite[], config: ResolvedConfig): PlannedCell[] {
   const cells: PlannedCell[] = [];
   const allArmNames = new Set(suites.flatMap((s) => s.arms.map((a) => a.name)));
-  if (config.arms !== 'all') for (const a of config.arms) if (!allArmNames.has(a)) throw new UnknownNameError('arm', a, [...allArmNames].sort(), 'arms');
+  if (config.arms !== 'all')
+    for (const a of config.arms)
+      if (!allArmNames.has(a)) throw new UnknownNameError('arm', a, [...allArmNames].sort(), 'arms');
   for (const suite of suites) {
-    const arms = config.arms === 'all' ? suite.arms : suite.arms.filter((a) => (config.arms as string[]).includes(a.name));
+    const arms =
+      config.arms === 'all'
+        ? suite.arms
+        : suite.arms.filter((a) => (config.arms as string[]).includes(a.name));
     for (const arm of arms) checkArm(arm, suite, config);
-    const params = new Map(arms.map((a) => [a.name, resolveParams(getStrategy(a.strategy, config.strategies), a.params, `suite ${suite.id}, arm ${a.name}`)]));
+    const params = new Map(
+      arms.map((a) => [
+        a.name,
+        resolveParams(
+          getStrategy(a.strategy, config.strategies),
+          a.params,
+          `suite ${suite.id}, arm ${a.name}`,
+        ),
+      ]),
+    );
     for (const c of suite.cases) {
       for (const arm of arms) {
         for (let rep = 0; rep < config.reps; rep++) {
           const id = `${suite.id}/${c.id}/${arm.name}/${rep}`;
-          cells.push({ id, suite: suite.id, caseId: c.id, arm: arm.name, rep, case: c, armSpec: arm, params: params.get(arm.name)!, baselineArm: suite.baselineArm });
+          cells.push({
+            id,
+            suite: suite.id,
+            caseId: c.id,
+            arm: arm.name,
+            rep,
+            case: c,
+            armSpec: arm,
+            params: params.get(arm.name)!,
+            baselineArm: suite.baselineArm,
+          });
         }
       }
     }
   }
-  return config.shard ? cells.filter((c) => shardOf(c.id, config.shard!.count) === config.shard!.index) : cells;
+  return config.shard
+    ? cells.filter((c) => shardOf(c.id, config.shard!.count) === config.shard!.index)
+    : cells;
 }
 
 function checkArm(arm: Arm, suite: Suite, config: ResolvedConfig): void {
   getStrategy(arm.strategy, config.strategies, `suite ${suite.id}, arm ${arm.name}`);
   for (const role of ['source', 'receiver'] as const) {
     const alias = arm.models[role];
-    if (!config.models[alias]) throw new UnknownNameError('model alias', alias, Object.keys(config.models), `suite ${suite.id}, arm ${arm.name}, models.${role}`);
+    if (!config.models[alias])
+      throw new UnknownNameError(
+        'model alias',
+        alias,
+        Object.keys(config.models),
+        `suite ${suite.id}, arm ${arm.name}, models.${role}`,
+      );
   }
 }

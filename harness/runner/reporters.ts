@@ -26,21 +26,28 @@ export interface Reporter {
   onRunEnd?(progress: Progress, interrupted: boolean): void;
 }
 
-const fmtTokens = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : String(n));
-const eta = (p: Progress) => (p.done === 0 ? '?' : `${Math.round(((p.total - p.done) * p.elapsedMs) / p.done / 1000)}s`);
+const fmtTokens = (n: number) =>
+  n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : String(n);
+const eta = (p: Progress) =>
+  p.done === 0 ? '?' : `${Math.round(((p.total - p.done) * p.elapsedMs) / p.done / 1000)}s`;
 
 export function progressLine(p: Progress): string {
   return `${p.done}/${p.total} cells · ${p.errors} errors · ETA ${eta(p)} · ${fmtTokens(p.tokens)} tokens · $${p.costUsd.toFixed(4)} · ${p.cacheHits} cache hits`;
 }
 
 /** A redrawn bar on a TTY (throttled), plain progress lines otherwise (CI logs). */
-export function createProgressReporter(stream: NodeJS.WriteStream = process.stderr, ci = Boolean(process.env.CI)): Reporter {
+export function createProgressReporter(
+  stream: NodeJS.WriteStream = process.stderr,
+  ci = Boolean(process.env.CI),
+): Reporter {
   const tty = stream.isTTY && !ci;
   let last = 0;
   let lastPct = -1;
   return {
     onRunStart(info) {
-      stream.write(`handoff-eval run ${info.runId}: ${info.cells} cells${info.done ? ` (${info.done} already done)` : ''}${info.simulated ? ' — sim provider: a simulation, not a measurement of any model' : ''}\n`);
+      stream.write(
+        `handoff-eval run ${info.runId}: ${info.cells} cells${info.done ? ` (${info.done} already done)` : ''}${info.simulated ? ' — sim provider: a simulation, not a measurement of any model' : ''}\n`,
+      );
     },
     onCellEnd(_row, p) {
       const now = Date.now();
@@ -60,7 +67,10 @@ export function createProgressReporter(stream: NodeJS.WriteStream = process.stde
     },
     onRunEnd(p, interrupted) {
       if (tty) stream.write('\n');
-      if (interrupted) stream.write(`interrupted after ${p.done}/${p.total} cells; the journal holds every finished cell (resume with --resume)\n`);
+      if (interrupted)
+        stream.write(
+          `interrupted after ${p.done}/${p.total} cells; the journal holds every finished cell (resume with --resume)\n`,
+        );
     },
   };
 }

@@ -23,12 +23,31 @@ export function createRunDirectory(config: ResolvedConfig): RunDir {
 /** config.json: the resolved config (secrets redacted), enough to rebuild the run's plan. */
 export function writeConfigRecord(dir: string, config: ResolvedConfig, runId: string): void {
   const { strategies, ...rest } = config;
-  const record = redact({ runId, harnessVersion, createdAt: new Date().toISOString(), ...rest, casesDirResolved: resolve(config.casesDir), strategies: Object.keys(strategies) });
+  const record = redact({
+    runId,
+    harnessVersion,
+    createdAt: new Date().toISOString(),
+    ...rest,
+    casesDirResolved: resolve(config.casesDir),
+    strategies: Object.keys(strategies),
+  });
   writeFileSync(join(dir, 'config.json'), `${JSON.stringify(record, null, 2)}\n`);
 }
 
 /** The fields of config.json that decide which cells exist and what each one asks: a resume takes them from the run. */
-const planFields = ['suites', 'arms', 'reps', 'seed', 'provider', 'models', 'judge', 'budgetTokens', 'sim', 'prices', 'shard'] as const;
+const planFields = [
+  'suites',
+  'arms',
+  'reps',
+  'seed',
+  'provider',
+  'models',
+  'judge',
+  'budgetTokens',
+  'sim',
+  'prices',
+  'shard',
+] as const;
 
 /**
  * A resume plans from the run's own config.json — not from whatever eval.config.ts says today — so
@@ -36,9 +55,16 @@ const planFields = ['suites', 'arms', 'reps', 'seed', 'provider', 'models', 'jud
  * provider timeouts and retries, cache, output) and inline strategy definitions come from the
  * current config. Returns the merged config and the plan fields that differ from the current ones.
  */
-export function openResume(dir: string, current: ResolvedConfig): RunDir & { config: ResolvedConfig; differs: string[] } {
+export function openResume(
+  dir: string,
+  current: ResolvedConfig,
+): RunDir & { config: ResolvedConfig; differs: string[] } {
   const file = join(dir, 'config.json');
-  if (!existsSync(file)) throw new InputError('not_a_run', `${file}: not found; --resume takes a run directory written by handoff-eval run`);
+  if (!existsSync(file))
+    throw new InputError(
+      'not_a_run',
+      `${file}: not found; --resume takes a run directory written by handoff-eval run`,
+    );
   let stored: Record<string, unknown>;
   try {
     stored = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
@@ -53,7 +79,10 @@ export function openResume(dir: string, current: ResolvedConfig): RunDir & { con
     if (JSON.stringify(stored[f]) !== JSON.stringify(current[f])) differs.push(f);
     (config as unknown as Record<string, unknown>)[f] = stored[f];
   }
-  const casesDir = typeof stored.casesDirResolved === 'string' && existsSync(stored.casesDirResolved) ? stored.casesDirResolved : (stored.casesDir as string | undefined);
+  const casesDir =
+    typeof stored.casesDirResolved === 'string' && existsSync(stored.casesDirResolved)
+      ? stored.casesDirResolved
+      : (stored.casesDir as string | undefined);
   if (casesDir) config.casesDir = casesDir;
   return { runId: stored.runId, dir, config, differs };
 }
@@ -68,7 +97,11 @@ export function acquireRunLock(dir: string): () => void {
     writeFileSync(file, String(process.pid), { flag: 'wx' });
   } catch {
     const pid = Number(readFileSync(file, 'utf8').trim());
-    if (pid && pid !== process.pid && alive(pid)) throw new InputError('run_locked', `${dir}: in use by process ${pid} (run.lock); wait for it or stop it first`);
+    if (pid && pid !== process.pid && alive(pid))
+      throw new InputError(
+        'run_locked',
+        `${dir}: in use by process ${pid} (run.lock); wait for it or stop it first`,
+      );
     writeFileSync(file, String(process.pid));
   }
   return () => {

@@ -43,7 +43,11 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   const config = resume?.config ?? opts.config;
   const suites = await loadSuites(config.casesDir, config.suites);
   const cells = planCells(suites, config);
-  if (cells.length === 0) throw new InputError('nothing_to_run', `${config.configFile ?? 'config'}: suites: no cells to run (no suites or cases under "${config.casesDir}", or every arm filtered out)`);
+  if (cells.length === 0)
+    throw new InputError(
+      'nothing_to_run',
+      `${config.configFile ?? 'config'}: suites: no cells to run (no suites or cases under "${config.casesDir}", or every arm filtered out)`,
+    );
   // Providers first: a missing key fails here, before the run directory or any call exists.
   const providers = await createProviders(config);
   let run: RunDir;
@@ -60,7 +64,16 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   let progress: Executed;
   try {
     if (!resume) writeConfigRecord(dir, config, runId);
-    progress = await executeCells({ config, cells, providers, runId, dir, journalPath, reporters: opts.reporters ?? [], signal: opts.signal });
+    progress = await executeCells({
+      config,
+      cells,
+      providers,
+      runId,
+      dir,
+      journalPath,
+      reporters: opts.reporters ?? [],
+      signal: opts.signal,
+    });
   } finally {
     release();
     await Promise.all(Object.values(providers).map((p) => p.close?.()));
@@ -70,7 +83,14 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   // The journal's rows, without reading it back: those found at the start plus those appended since.
   const rows = uniqueRows([...progress.prior, ...progress.rows]);
   if (!interrupted) await writeReports(dir, rows);
-  return { runId, dir, rows, interrupted, progress: progress.progress, ...(resume ? { resumeDiffers: resume.differs } : {}) };
+  return {
+    runId,
+    dir,
+    rows,
+    interrupted,
+    progress: progress.progress,
+    ...(resume ? { resumeDiffers: resume.differs } : {}),
+  };
 }
 
 /** Cells start for at most this long between two event-loop turns (cells already running finish first). */
@@ -105,7 +125,15 @@ async function executeCells(a: ExecuteArgs): Promise<Executed> {
   const rows: ResultRow[] = [];
   const todo = cells.filter((c) => !done.has(c.id));
   const cache = config.cache.enabled ? openCache(config.cache.dir) : null;
-  const progress: Progress = { done: cells.length - todo.length, total: cells.length, errors: 0, tokens: 0, costUsd: 0, cacheHits: 0, elapsedMs: 0 };
+  const progress: Progress = {
+    done: cells.length - todo.length,
+    total: cells.length,
+    errors: 0,
+    tokens: 0,
+    costUsd: 0,
+    cacheHits: 0,
+    elapsedMs: 0,
+  };
   const onCall = (r: CallRecord) => {
     calls.append(r);
     // Money actually spent in this process: cache hits cost nothing now.
@@ -113,7 +141,14 @@ async function executeCells(a: ExecuteArgs): Promise<Executed> {
   };
   const callPath = createCallPath({ config, providers: a.providers, cache, runId: a.runId, onCall });
   const started = Date.now();
-  for (const r of reporters) r.onRunStart?.({ runId: a.runId, dir: a.dir, cells: cells.length, done: progress.done, simulated: Object.values(config.provider).includes('sim') });
+  for (const r of reporters)
+    r.onRunStart?.({
+      runId: a.runId,
+      dir: a.dir,
+      cells: cells.length,
+      done: progress.done,
+      simulated: Object.values(config.provider).includes('sim'),
+    });
   const onRow = (row: ResultRow) => {
     if (row.error) row.error = maskSecrets(row.error);
     results.append(row);
@@ -125,7 +160,14 @@ async function executeCells(a: ExecuteArgs): Promise<Executed> {
     progress.elapsedMs = Date.now() - started;
     for (const r of reporters) r.onCellEnd?.(row, progress);
   };
-  const env = { config, calls: callPath, runId: a.runId, harnessVersion, signal: a.signal, handoffs: new HandoffMemo() };
+  const env = {
+    config,
+    calls: callPath,
+    runId: a.runId,
+    harnessVersion,
+    signal: a.signal,
+    handoffs: new HandoffMemo(),
+  };
   // `concurrency` workers pull cells in plan order: no promise per queued cell, so a 300k-cell plan
   // starts at once and stops at once on Ctrl-C, and no queue bookkeeping per cell on the hot path.
   let next = 0;

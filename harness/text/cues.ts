@@ -96,7 +96,7 @@ function* linesWithAll(index: TextIndex, cues: readonly string[]): Generator<num
   const lines = index.getLines();
   const starts = index.lineStarts();
   const text = index.lower;
-  for (let pos = text.indexOf(cues[0]!); pos >= 0; ) {
+  for (let pos = text.indexOf(cues[0]!); pos >= 0;) {
     const li = index.lineOf(pos);
     const line = lines[li]!;
     if (cues.every((c) => line.includes(c))) yield li;
@@ -126,7 +126,19 @@ export function matchClaim(index: TextIndex, a: Pick<Assertion, 'cues' | 'qualif
  * "Unresolved (would settle it: …): …"). A caveat stated as a label is more salient than a hedge in
  * the middle of running prose; the sim keeps labelled qualifiers more reliably (documented in its rates).
  */
-export const caveatLabels = ['assumption', 'assumed', 'unresolved', 'unverified', 'not verified', 'open question', 'caveat', 'uncertain', 'could not determine', 'inferred', 'reported'];
+export const caveatLabels = [
+  'assumption',
+  'assumed',
+  'unresolved',
+  'unverified',
+  'not verified',
+  'open question',
+  'caveat',
+  'uncertain',
+  'could not determine',
+  'inferred',
+  'reported',
+];
 
 function isLabelled(line: string): boolean {
   const head = line.replace(/^[\s\-*•\d.)\[]+/, '');

@@ -19,12 +19,17 @@ const OTHER = 6;
 const NOT_ASCII = -1;
 
 const classes = new Int8Array(128).map((_, c) =>
-  c >= 65 && c <= 90 ? UPPER
-  : c >= 97 && c <= 122 ? LOWER
-  : c >= 48 && c <= 57 ? DIGIT
-  : c === 10 || c === 13 ? NEWLINE
-  : c === 9 || c === 11 || c === 12 || c === 32 ? SPACE
-  : OTHER,
+  c >= 65 && c <= 90
+    ? UPPER
+    : c >= 97 && c <= 122
+      ? LOWER
+      : c >= 48 && c <= 57
+        ? DIGIT
+        : c === 10 || c === 13
+          ? NEWLINE
+          : c === 9 || c === 11 || c === 12 || c === 32
+            ? SPACE
+            : OTHER,
 );
 
 function cls(text: string, k: number): number {
@@ -85,5 +90,7 @@ function contractionEnd(text: string, end: number): number {
   const a = text.charCodeAt(end + 1) | 0x20;
   if (a === 0x73 || a === 0x64 || a === 0x6d || a === 0x74) return end + 2; // s d m t
   const b = text.charCodeAt(end + 2) | 0x20;
-  return (a === 0x6c && b === 0x6c) || (a === 0x76 && b === 0x65) || (a === 0x72 && b === 0x65) ? end + 3 : end; // ll ve re
+  return (a === 0x6c && b === 0x6c) || (a === 0x76 && b === 0x65) || (a === 0x72 && b === 0x65)
+    ? end + 3
+    : end; // ll ve re
 }

@@ -29,7 +29,8 @@ function mergedCount(t: RankTable, buf: Uint8Array, len: number): number {
   if (len <= 1) return len;
   const starts: number[] = [];
   const ranks: number[] = [];
-  const pairRank = (i: number): number => (i + 2 < starts.length ? rankOrInf(t, buf, starts[i]!, starts[i + 2]!) : Infinity);
+  const pairRank = (i: number): number =>
+    i + 2 < starts.length ? rankOrInf(t, buf, starts[i]!, starts[i + 2]!) : Infinity;
   for (let i = 0; i <= len; i++) starts.push(i);
   for (let i = 0; i <= len; i++) ranks.push(pairRank(i));
   while (starts.length > 1) {
@@ -94,7 +95,7 @@ export function createCounter(table: RankTable): (text: string) => number {
     });
   return (text) => {
     let n = 0;
-    for (let i = 0; i < text.length; ) {
+    for (let i = 0; i < text.length;) {
       const end = asciiPieceEnd(text, i);
       if (end > i) {
         n += asciiCount(text, i, end);
@@ -120,7 +121,10 @@ let shared: ((text: string) => number) | undefined;
 export function o200kCounter(): (text: string) => number {
   if (!shared) {
     const data = createRequire(import.meta.url).resolve('gpt-tokenizer/data/o200k_base.tiktoken');
-    const prebuilt = readRankTableFile(fileURLToPath(new URL('./o200k-table.bin', import.meta.url)), statSync(data).size);
+    const prebuilt = readRankTableFile(
+      fileURLToPath(new URL('./o200k-table.bin', import.meta.url)),
+      statSync(data).size,
+    );
     shared = createCounter(prebuilt ?? loadRankTable(data));
   }
   return shared;

@@ -23,7 +23,7 @@ export function loadRankTable(file: string): RankTable {
   const start = new Int32Array(count + 1);
   let at = 0;
   let rank = 0;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     let nl = text.indexOf('\n', i);
     if (nl < 0) nl = text.length;
     const space = text.indexOf(' ', i);
@@ -37,7 +37,11 @@ export function loadRankTable(file: string): RankTable {
     i = nl + 1;
   }
   start[rank] = at;
-  const table: RankTable = { bytes: bytes.slice(0, at), start: start.slice(0, rank + 1), slots: new Int32Array(slotCount(rank)) };
+  const table: RankTable = {
+    bytes: bytes.slice(0, at),
+    start: start.slice(0, rank + 1),
+    slots: new Int32Array(slotCount(rank)),
+  };
   for (let r = 0; r < rank; r++) insert(table, r);
   return table;
 }
@@ -119,11 +123,23 @@ export function rankOf(t: RankTable, buf: Uint8Array, from: number, to: number):
  */
 export function serializeRankTable(t: RankTable, sourceSize: number): Buffer {
   const pad = (n: number) => Math.ceil(n / 8) * 8;
-  let header = JSON.stringify({ format: 1, sourceSize, bytes: t.bytes.length, start: t.start.length, slots: t.slots.length });
+  let header = JSON.stringify({
+    format: 1,
+    sourceSize,
+    bytes: t.bytes.length,
+    start: t.start.length,
+    slots: t.slots.length,
+  });
   header = header.padEnd(pad(header.length + 1) - 1, ' ') + '\n';
-  const parts = [Buffer.from(header, 'latin1'), Buffer.from(t.bytes.buffer, t.bytes.byteOffset, t.bytes.byteLength)];
+  const parts = [
+    Buffer.from(header, 'latin1'),
+    Buffer.from(t.bytes.buffer, t.bytes.byteOffset, t.bytes.byteLength),
+  ];
   parts.push(Buffer.alloc(pad(t.bytes.byteLength) - t.bytes.byteLength));
-  parts.push(Buffer.from(t.start.buffer, t.start.byteOffset, t.start.byteLength), Buffer.from(t.slots.buffer, t.slots.byteOffset, t.slots.byteLength));
+  parts.push(
+    Buffer.from(t.start.buffer, t.start.byteOffset, t.start.byteLength),
+    Buffer.from(t.slots.buffer, t.slots.byteOffset, t.slots.byteLength),
+  );
   return Buffer.concat(parts);
 }
 
@@ -132,13 +148,20 @@ export function readRankTableFile(file: string, sourceSize: number): RankTable |
   if (!existsSync(file)) return undefined;
   const buf = readFileSync(file);
   const nl = buf.indexOf(0x0a);
-  const h = JSON.parse(buf.subarray(0, nl).toString('latin1')) as { format: number; sourceSize: number; bytes: number; start: number; slots: number };
+  const h = JSON.parse(buf.subarray(0, nl).toString('latin1')) as {
+    format: number;
+    sourceSize: number;
+    bytes: number;
+    start: number;
+    slots: number;
+  };
   if (h.format !== 1 || h.sourceSize !== sourceSize) return undefined;
   // Copied out of the file's buffer: typed-array views need aligned offsets, and copies keep nothing else alive.
   let at = nl + 1;
   const bytes = new Uint8Array(buf.subarray(at, at + h.bytes));
   at += Math.ceil(h.bytes / 8) * 8;
-  const ints = (count: number) => new Int32Array(buf.buffer.slice(buf.byteOffset + at, buf.byteOffset + (at += count * 4)));
+  const ints = (count: number) =>
+    new Int32Array(buf.buffer.slice(buf.byteOffset + at, buf.byteOffset + (at += count * 4)));
   const start = ints(h.start);
   const slots = ints(h.slots);
   if (bytes.length !== h.bytes || start.length !== h.start || slots.length !== h.slots) return undefined; // a cut-off file

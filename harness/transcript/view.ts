@@ -1,4 +1,13 @@
-import type { Message, Segment, ToolCall, ToolResult, TrailItem, Transcript, TranscriptView, Turn } from '../types.ts';
+import type {
+  Message,
+  Segment,
+  ToolCall,
+  ToolResult,
+  TrailItem,
+  Transcript,
+  TranscriptView,
+  Turn,
+} from '../types.ts';
 
 const views = new WeakMap<Transcript, TranscriptView>();
 
@@ -14,7 +23,8 @@ export function viewOf(transcript: Transcript): TranscriptView {
 
 export function computeView(messages: Message[]): TranscriptView {
   const results = new Map<string, ToolResult>();
-  for (const m of messages) for (const r of m.toolResults ?? []) if (!results.has(r.callId)) results.set(r.callId, r);
+  for (const m of messages)
+    for (const r of m.toolResults ?? []) if (!results.has(r.callId)) results.set(r.callId, r);
   const orphans: ToolCall[] = [];
   for (const m of messages) for (const c of m.toolCalls ?? []) if (!results.has(c.id)) orphans.push(c);
   return { turns: computeTurns(messages, results), segments: computeSegments(messages), results, orphans };
@@ -31,7 +41,13 @@ function computeTurns(messages: Message[], results: Map<string, ToolResult>): Tu
   messages.forEach((m, i) => {
     if (!current || opensTurn(m)) {
       if (current) current.end = i;
-      current = { index: turns.length, start: i, end: messages.length, userText: opensTurn(m) ? m.text! : '', trail: [] };
+      current = {
+        index: turns.length,
+        start: i,
+        end: messages.length,
+        userText: opensTurn(m) ? m.text! : '',
+        trail: [],
+      };
       turns.push(current);
     }
     if (m.role === 'assistant') {
@@ -41,7 +57,12 @@ function computeTurns(messages: Message[], results: Map<string, ToolResult>): Tu
   return turns;
 }
 
-function trailItem(m: Message, call: ToolCall, results: Map<string, ToolResult>, messageIndex: number): TrailItem {
+function trailItem(
+  m: Message,
+  call: ToolCall,
+  results: Map<string, ToolResult>,
+  messageIndex: number,
+): TrailItem {
   return { agent: m.agent, call, result: results.get(call.id), messageIndex };
 }
 

@@ -3,7 +3,8 @@
  * and which parts of a case's reference guide it. `defineCriterion` is an identity helper so each file
  * is type-checked the way `defineStrategy` checks a strategy.
  */
-export type ReferencePart = 'facts' | 'caveats' | 'evidence' | 'provenance' | 'expectedWords' | 'orchestration' | 'sessionShape';
+export type ReferencePart =
+  'facts' | 'caveats' | 'evidence' | 'provenance' | 'expectedWords' | 'orchestration' | 'sessionShape';
 
 export interface Criterion {
   id: string;

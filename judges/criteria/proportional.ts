@@ -3,7 +3,8 @@ import { defineCriterion } from './define.ts';
 export const proportional = defineCriterion({
   id: 'proportional',
   title: 'Proportional',
-  question: 'Is the answer as long as the request needs — answering it directly, with no recap of earlier turns and no re-stating of prior work as if it were new?',
+  question:
+    'Is the answer as long as the request needs — answering it directly, with no recap of earlier turns and no re-stating of prior work as if it were new?',
   anchors: {
     1: 'Mostly recap or padding; the answer to the actual request is buried.',
     3: 'Answers the request but adds a recap (e.g. "What was implemented (matching the design)") or clearly more than needed.',

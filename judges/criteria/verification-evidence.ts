@@ -3,7 +3,8 @@ import { defineCriterion } from './define.ts';
 export const verificationEvidence = defineCriterion({
   id: 'verification_evidence',
   title: 'Verification evidence',
-  question: 'Does the answer cite the concrete evidence (test runs, query results, file reads) that shows its key claims hold?',
+  question:
+    'Does the answer cite the concrete evidence (test runs, query results, file reads) that shows its key claims hold?',
   anchors: {
     1: 'No evidence cited; "it works" without showing how that is known.',
     3: 'Some evidence cited, but key claims rest on none.',

@@ -15,47 +15,117 @@ export function suiteCharts(suite: SuiteSummary): { title: string; svg: SafeHtml
   const armColor = (arm: string) => colorAt(arms.indexOf(arm));
   const out: { title: string; svg: SafeHtml }[] = [];
 
-  const scorePanels = suite.criteria.map((c) => ({
-    title: c,
-    items: suite.arms.flatMap((a) => {
-      const s = a.scores[c];
-      return s?.mean != null ? [{ label: a.arm, mid: s.mean, lo: s.ci?.[0] ?? s.mean, hi: s.ci?.[1] ?? s.mean, color: armColor(a.arm) }] : [];
-    }),
-  })).filter((p) => p.items.length);
+  const scorePanels = suite.criteria
+    .map((c) => ({
+      title: c,
+      items: suite.arms.flatMap((a) => {
+        const s = a.scores[c];
+        return s?.mean != null
+          ? [
+              {
+                label: a.arm,
+                mid: s.mean,
+                lo: s.ci?.[0] ?? s.mean,
+                hi: s.ci?.[1] ?? s.mean,
+                color: armColor(a.arm),
+              },
+            ]
+          : [];
+      }),
+    }))
+    .filter((p) => p.items.length);
   if (scorePanels.length) {
     const title = 'Score per criterion: mean and 95% CI (clustered by case)';
-    out.push({ title, svg: columnIntervals({ label: title, panels: scorePanels, valueTitle: 'score (1–5)', domain: [1, 5] }) });
+    out.push({
+      title,
+      svg: columnIntervals({ label: title, panels: scorePanels, valueTitle: 'score (1–5)', domain: [1, 5] }),
+    });
   }
 
-  const diffPanels = suite.criteria.map((c) => ({
-    title: c,
-    items: suite.arms.flatMap((a) => {
-      const v = a.scores[c]?.vsBaseline;
-      return v?.diff != null ? [{ label: a.arm, mid: v.diff, lo: v.ci?.[0] ?? v.diff, hi: v.ci?.[1] ?? v.diff, color: verdictColors[v.verdict] ?? verdictColors['not enough data']! }] : [];
-    }),
-  })).filter((p) => p.items.length);
+  const diffPanels = suite.criteria
+    .map((c) => ({
+      title: c,
+      items: suite.arms.flatMap((a) => {
+        const v = a.scores[c]?.vsBaseline;
+        return v?.diff != null
+          ? [
+              {
+                label: a.arm,
+                mid: v.diff,
+                lo: v.ci?.[0] ?? v.diff,
+                hi: v.ci?.[1] ?? v.diff,
+                color: verdictColors[v.verdict] ?? verdictColors['not enough data']!,
+              },
+            ]
+          : [];
+      }),
+    }))
+    .filter((p) => p.items.length);
   if (diffPanels.length) {
     const title = `Paired difference vs ${suite.baselineArm}: 95% CI, verdict after Holm`;
     const entries = Object.entries(verdictColors).map(([name, color]) => ({ name, color }));
-    out.push({ title, svg: rowIntervals({ label: title, panels: diffPanels, valueTitle: 'difference in score', zeroLine: true, legend: { title: 'verdict', entries } }) });
+    out.push({
+      title,
+      svg: rowIntervals({
+        label: title,
+        panels: diffPanels,
+        valueTitle: 'difference in score',
+        zeroLine: true,
+        legend: { title: 'verdict', entries },
+      }),
+    });
   }
 
-  const windows = suite.arms.map((a) => ({ label: a.arm, values: [a.tokens.windowBefore, a.tokens.windowAfter] }));
+  const windows = suite.arms.map((a) => ({
+    label: a.arm,
+    values: [a.tokens.windowBefore, a.tokens.windowAfter],
+  }));
   if (windows.some((g) => g.values.some((v) => v !== null))) {
     const title = 'Receiver window tokens, before → after the handoff (mean)';
-    out.push({ title, svg: groupedBars({ label: title, panels: [{ title: null, groups: windows }], series: ['before', 'after'], legendTitle: 'window', yTitle: 'tokens', format: 'number' }) });
+    out.push({
+      title,
+      svg: groupedBars({
+        label: title,
+        panels: [{ title: null, groups: windows }],
+        series: ['before', 'after'],
+        legendTitle: 'window',
+        yTitle: 'tokens',
+        format: 'number',
+      }),
+    });
   }
 
-  const kinds = assertionKinds.filter((k) => suite.arms.some((a) => a.survival.payload[k]?.rate != null || a.survival.answer[k]?.rate != null));
+  const kinds = assertionKinds.filter((k) =>
+    suite.arms.some((a) => a.survival.payload[k]?.rate != null || a.survival.answer[k]?.rate != null),
+  );
   if (kinds.length) {
     const title = 'Assertion survival by kind (share kept with its qualifier)';
     const panels = (['payload', 'answer'] as const).map((stage) => ({
       title: stage,
-      groups: kinds.map((k) => ({ label: k, values: suite.arms.map((a) => a.survival[stage][k]?.rate ?? null) })),
+      groups: kinds.map((k) => ({
+        label: k,
+        values: suite.arms.map((a) => a.survival[stage][k]?.rate ?? null),
+      })),
     }));
-    out.push({ title, svg: groupedBars({ label: title, panels, series: arms, legendTitle: 'arm', yTitle: 'kept', format: 'percent', yDomain: [0, 1] }) });
+    out.push({
+      title,
+      svg: groupedBars({
+        label: title,
+        panels,
+        series: arms,
+        legendTitle: 'arm',
+        yTitle: 'kept',
+        format: 'percent',
+        yDomain: [0, 1],
+      }),
+    });
   }
   return out;
 }
 
-const verdictColors: Record<string, string> = { better: '#2e7d32', 'within noise': '#757575', worse: '#c62828', 'not enough data': '#bdbdbd' };
+const verdictColors: Record<string, string> = {
+  better: '#2e7d32',
+  'within noise': '#757575',
+  worse: '#c62828',
+  'not enough data': '#bdbdbd',
+};

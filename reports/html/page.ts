@@ -13,12 +13,15 @@ import { styles } from './styles.ts';
  * report.html: one self-contained file. Charts are inline SVG, styles inline, no script at all; the
  * Content-Security-Policy forbids every fetch and script as a second line behind the escaping.
  */
-export const contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'none'; base-uri 'none'; form-action 'none'";
+export const contentSecurityPolicy =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'none'; base-uri 'none'; form-action 'none'";
 
 export function renderHtml(s: Summary, input: readonly ResultRow[]): string {
   const { rows } = canonicalRows(input);
   const suites = s.suites.map((suite) => suiteSection(suite, rows));
-  const notice = s.simulated ? html`<p class="notice"><b>${s.notice}</b> This run used the deterministic <code>sim</code> provider: its numbers show what each strategy renders into a context under documented behavioural rates (harness/providers/sim/rates.ts).</p>` : '';
+  const notice = s.simulated
+    ? html`<p class="notice"><b>${s.notice}</b> This run used the deterministic <code>sim</code> provider: its numbers show what each strategy renders into a context under documented behavioural rates (harness/providers/sim/rates.ts).</p>`
+    : '';
   const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy}">
@@ -37,40 +40,127 @@ export function renderHtml(s: Summary, input: readonly ResultRow[]): string {
 
 const anchor = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '_');
 const armLabel = (a: ArmSummary) => `${a.arm}${a.baseline ? ' (baseline)' : ''}`;
-const verdictCell = (v: string | undefined): Cell => (v ? { text: v, className: `verdict-${v.replace(/ /g, '-')}` } : f.dash);
+const verdictCell = (v: string | undefined): Cell =>
+  v ? { text: v, className: `verdict-${v.replace(/ /g, '-')}` } : f.dash;
 
 function suiteSection(suite: SuiteSummary, rows: readonly ResultRow[]): SafeHtml {
-  const charts = suiteCharts(suite).map((c) => html`<figure><figcaption>${c.title}</figcaption>${c.svg}</figure>`);
+  const charts = suiteCharts(suite).map(
+    (c) => html`<figure><figcaption>${c.title}</figcaption>${c.svg}</figure>`,
+  );
   const kinds = f.kindsPresent(suite.arms, assertionKinds);
   const headline = table(
-    ['arm', 'window before → after', '+%', 'window vs baseline', 'latency Δ (p50)', `score (${suite.primaryCriterion ?? '–'} ≥ 4)`, `answer survival (${kinds.join(' · ')})`, 'overstated runs', 'errors'],
-    suite.arms.map((a) => [armLabel(a), f.windowBeforeAfter(a), f.signedPct(a.tokens.windowGrowthPct), a.baseline ? f.dash : f.signedPct(a.tokens.windowAfterVsBaselinePct), a.baseline ? f.dash : f.seconds(a.latency.p50DeltaVsBaselineMs, true), f.passText(a), kinds.map((k) => f.pct(a.survival.answer[k]?.rate ?? null)).join(' · ') || f.dash, f.overstatedText(a), `${a.errors}/${a.cells}`]),
+    [
+      'arm',
+      'window before → after',
+      '+%',
+      'window vs baseline',
+      'latency Δ (p50)',
+      `score (${suite.primaryCriterion ?? '–'} ≥ 4)`,
+      `answer survival (${kinds.join(' · ')})`,
+      'overstated runs',
+      'errors',
+    ],
+    suite.arms.map((a) => [
+      armLabel(a),
+      f.windowBeforeAfter(a),
+      f.signedPct(a.tokens.windowGrowthPct),
+      a.baseline ? f.dash : f.signedPct(a.tokens.windowAfterVsBaselinePct),
+      a.baseline ? f.dash : f.seconds(a.latency.p50DeltaVsBaselineMs, true),
+      f.passText(a),
+      kinds.map((k) => f.pct(a.survival.answer[k]?.rate ?? null)).join(' · ') || f.dash,
+      f.overstatedText(a),
+      `${a.errors}/${a.cells}`,
+    ]),
     new Set([1, 2, 3, 4, 5, 7, 8]),
   );
   const scores = table(
-    ['criterion', 'arm', 'n', 'mean [95% CI]', 'Δ vs baseline [95% CI]', 'p (Holm)', 'verdict', 'MDE (80%)', 'unscored'],
-    suite.criteria.flatMap((c) => suite.arms.filter((a) => a.scores[c]).map((a): Cell[] => {
-      const s = a.scores[c]!;
-      const v = s.vsBaseline;
-      return [c, armLabel(a), String(s.n), f.meanCi(s), f.diffCi(v), f.pValue(v?.pHolm ?? null), verdictCell(v?.verdict), f.mde(v), String(s.unscored)];
-    })),
+    [
+      'criterion',
+      'arm',
+      'n',
+      'mean [95% CI]',
+      'Δ vs baseline [95% CI]',
+      'p (Holm)',
+      'verdict',
+      'MDE (80%)',
+      'unscored',
+    ],
+    suite.criteria.flatMap((c) =>
+      suite.arms
+        .filter((a) => a.scores[c])
+        .map((a): Cell[] => {
+          const s = a.scores[c]!;
+          const v = s.vsBaseline;
+          return [
+            c,
+            armLabel(a),
+            String(s.n),
+            f.meanCi(s),
+            f.diffCi(v),
+            f.pValue(v?.pHolm ?? null),
+            verdictCell(v?.verdict),
+            f.mde(v),
+            String(s.unscored),
+          ];
+        }),
+    ),
     new Set([2, 5, 7, 8]),
   );
   const usage = table(
-    ['arm', 'handoff tokens', 'vs baseline', 'source output', 'window before', 'window after', 'latency p50', 'p95', 'cost $', 'judge $'],
-    suite.arms.map((a) => [armLabel(a), f.int(a.tokens.handoff), a.baseline ? f.dash : f.signedPct(a.tokens.handoffVsBaselinePct), f.int(a.tokens.sourceOutput), f.int(a.tokens.windowBefore), f.int(a.tokens.windowAfter), f.seconds(a.latency.p50), f.seconds(a.latency.p95), a.cost.usd.toFixed(4), a.cost.judgeUsd.toFixed(4)]),
+    [
+      'arm',
+      'handoff tokens',
+      'vs baseline',
+      'source output',
+      'window before',
+      'window after',
+      'latency p50',
+      'p95',
+      'cost $',
+      'judge $',
+    ],
+    suite.arms.map((a) => [
+      armLabel(a),
+      f.int(a.tokens.handoff),
+      a.baseline ? f.dash : f.signedPct(a.tokens.handoffVsBaselinePct),
+      f.int(a.tokens.sourceOutput),
+      f.int(a.tokens.windowBefore),
+      f.int(a.tokens.windowAfter),
+      f.seconds(a.latency.p50),
+      f.seconds(a.latency.p95),
+      a.cost.usd.toFixed(4),
+      a.cost.judgeUsd.toFixed(4),
+    ]),
     new Set([1, 2, 3, 4, 5, 6, 7, 8, 9]),
   );
   const survival = table(
     ['arm', 'kind', 'in payload', 'in answer', 'overstated in answer'],
-    suite.arms.flatMap((a) => kinds.map((k) => [armLabel(a), k, f.survivalText(a.survival.payload[k], a.survival.source), f.survivalText(a.survival.answer[k], a.survival.source), a.survival.source === 'marks' && a.survival.answer[k] ? `${a.survival.answer[k]!.overstated}/${a.survival.answer[k]!.total}` : f.dash])),
+    suite.arms.flatMap((a) =>
+      kinds.map((k) => [
+        armLabel(a),
+        k,
+        f.survivalText(a.survival.payload[k], a.survival.source),
+        f.survivalText(a.survival.answer[k], a.survival.source),
+        a.survival.source === 'marks' && a.survival.answer[k]
+          ? `${a.survival.answer[k]!.overstated}/${a.survival.answer[k]!.total}`
+          : f.dash,
+      ]),
+    ),
     new Set([2, 3, 4]),
   );
   const checkNames = [...new Set(suite.arms.flatMap((a) => Object.keys(a.checks)))].sort();
-  const checks = table(['arm', ...checkNames], suite.arms.map((a) => [armLabel(a), ...checkNames.map((n) => f.checkText(a.checks[n]))]), new Set(checkNames.map((_, i) => i + 1)));
+  const checks = table(
+    ['arm', ...checkNames],
+    suite.arms.map((a) => [armLabel(a), ...checkNames.map((n) => f.checkText(a.checks[n]))]),
+    new Set(checkNames.map((_, i) => i + 1)),
+  );
   const j = suite.judge;
-  const judge = html`<ul><li>unscored judgements: ${j.errors} (${Object.entries(j.unscored).map(([c, n]) => `${c} ${n}`).join(', ')})</li><li>samples per cell: ${j.samples}</li>${
-    j.agreement ? Object.entries(j.agreement).map(([c, a]) => html`<li>${c}: ${f.agreementText(a)}</li>`) : html`<li class="gap">agreement not reported — ${j.gap}</li>`
+  const judge = html`<ul><li>unscored judgements: ${j.errors} (${Object.entries(j.unscored)
+    .map(([c, n]) => `${c} ${n}`)
+    .join(', ')})</li><li>samples per cell: ${j.samples}</li>${
+    j.agreement
+      ? Object.entries(j.agreement).map(([c, a]) => html`<li>${c}: ${f.agreementText(a)}</li>`)
+      : html`<li class="gap">agreement not reported — ${j.gap}</li>`
   }${j.survival ? html`<li>survival: ${f.survivalAgreementText(j.survival)}</li>` : ''}</ul>`;
   return html`<section class="suite" id="suite-${anchor(suite.suite)}"><h2>${suite.suite} <small>${f.plural(suite.cases, 'case')} × ${f.plural(suite.reps, 'rep')} · baseline ${suite.baselineArm}${suite.baselinePresent ? '' : ' (not in this run)'}</small></h2>
 ${headline}<div class="charts">${charts}</div>

@@ -6,7 +6,10 @@ import { clusterTotals, type Observation } from './clustered.ts';
  * replacement, their reps travelling together. A cross-check on the t interval that assumes nothing
  * about the shape of 1–5 scores; `rand` must be seeded (see seededRandom) so a rebuilt report agrees.
  */
-export function clusterBootstrapCi(obs: Observation[], opts: { resamples: number; level?: number; rand: () => number }): [number, number] | null {
+export function clusterBootstrapCi(
+  obs: Observation[],
+  opts: { resamples: number; level?: number; rand: () => number },
+): [number, number] | null {
   const { sums, counts } = clusterTotals(obs);
   const g = sums.length;
   if (g < 2 || opts.resamples < 1) return null;

@@ -4,7 +4,16 @@
  * (reps nested in cases); resampling is seeded. Details: docs/results.md#statistics.
  */
 export { clusteredMean, type ClusteredEstimate, type Observation } from './clustered.ts';
-export { pairedDifference, pairedDifferenceOfRows, scoredCells, verdictOf, type PairedDifference, type PairedOptions, type ScoredCell, type Verdict } from './paired.ts';
+export {
+  pairedDifference,
+  pairedDifferenceOfRows,
+  scoredCells,
+  verdictOf,
+  type PairedDifference,
+  type PairedOptions,
+  type ScoredCell,
+  type Verdict,
+} from './paired.ts';
 export { holm } from './holm.ts';
 export { minimumDetectableEffect, type MdeOptions } from './power.ts';
 export { clusterBootstrapCi } from './bootstrap.ts';

@@ -51,7 +51,9 @@ export interface PairedDifference {
 
 /** The scored cells of one criterion from result rows (ok rows only). */
 export function scoredCells(rows: readonly ResultRow[], criterion: string): ScoredCell[] {
-  return rows.filter((r) => r.status === 'ok' && criterion in r.scores).map((r) => ({ case_id: r.case_id, rep: r.rep, value: r.scores[criterion] ?? null }));
+  return rows
+    .filter((r) => r.status === 'ok' && criterion in r.scores)
+    .map((r) => ({ case_id: r.case_id, rep: r.rep, value: r.scores[criterion] ?? null }));
 }
 
 /**
@@ -62,24 +64,65 @@ export function scoredCells(rows: readonly ResultRow[], criterion: string): Scor
  *
  *     pairedDifference(scoredCells(contractRows, 'correctness'), scoredCells(inlineRows, 'correctness'), { seed: 7 })
  */
-export function pairedDifference(treatment: readonly ScoredCell[], baseline: readonly ScoredCell[], opts: PairedOptions = {}): PairedDifference {
+export function pairedDifference(
+  treatment: readonly ScoredCell[],
+  baseline: readonly ScoredCell[],
+  opts: PairedOptions = {},
+): PairedDifference {
   const pairOn = opts.pairOn ?? 'case-rep';
   const alpha = opts.alpha ?? 0.05;
-  const { obs, unpaired } = pairOn === 'case' ? pairCaseMeans(treatment, baseline) : pairCells(treatment, baseline);
+  const { obs, unpaired } =
+    pairOn === 'case' ? pairCaseMeans(treatment, baseline) : pairCells(treatment, baseline);
   const est = clusteredMean(obs, opts.level ?? 0.95);
   const base = { pairs: obs.length, unpaired, pairOn, clusters: est?.clusters ?? 0 };
   if (!est || est.se === null) {
-    return { ...base, diff: est?.mean ?? null, se: null, df: 0, ci: null, p: null, mde80: null, bootstrap: null, verdict: 'not enough data' };
+    return {
+      ...base,
+      diff: est?.mean ?? null,
+      se: null,
+      df: 0,
+      ci: null,
+      p: null,
+      mde80: null,
+      bootstrap: null,
+      verdict: 'not enough data',
+    };
   }
   const p = est.se > 0 ? tTwoSidedP(est.mean / est.se, est.df) : est.mean === 0 ? 1 : 0;
   const resamples = opts.bootstrap ?? 0;
   const seed = String(opts.seed ?? 0);
-  const bootstrap = resamples > 0 ? { ci: clusterBootstrapCi(obs, { resamples, level: opts.level, rand: seededRandom('paired-bootstrap', seed) }), resamples, seed } : null;
-  return { ...base, diff: est.mean, se: est.se, df: est.df, ci: est.ci, p, mde80: minimumDetectableEffect(est.se, est.df, { alpha }), bootstrap, verdict: verdictOf(est.mean, p, alpha) };
+  const bootstrap =
+    resamples > 0
+      ? {
+          ci: clusterBootstrapCi(obs, {
+            resamples,
+            level: opts.level,
+            rand: seededRandom('paired-bootstrap', seed),
+          }),
+          resamples,
+          seed,
+        }
+      : null;
+  return {
+    ...base,
+    diff: est.mean,
+    se: est.se,
+    df: est.df,
+    ci: est.ci,
+    p,
+    mde80: minimumDetectableEffect(est.se, est.df, { alpha }),
+    bootstrap,
+    verdict: verdictOf(est.mean, p, alpha),
+  };
 }
 
 /** pairedDifference straight from result rows of two arms (ok rows; unscored cells are skipped). */
-export function pairedDifferenceOfRows(treatment: readonly ResultRow[], baseline: readonly ResultRow[], criterion: string, opts: PairedOptions = {}): PairedDifference {
+export function pairedDifferenceOfRows(
+  treatment: readonly ResultRow[],
+  baseline: readonly ResultRow[],
+  criterion: string,
+  opts: PairedOptions = {},
+): PairedDifference {
   return pairedDifference(scoredCells(treatment, criterion), scoredCells(baseline, criterion), opts);
 }
 
@@ -98,7 +141,10 @@ function scoredByKey(cells: readonly ScoredCell[]): Map<string, ScoredCell> {
   return m;
 }
 
-function pairCells(treatment: readonly ScoredCell[], baseline: readonly ScoredCell[]): { obs: Observation[]; unpaired: number } {
+function pairCells(
+  treatment: readonly ScoredCell[],
+  baseline: readonly ScoredCell[],
+): { obs: Observation[]; unpaired: number } {
   const t = scoredByKey(treatment);
   const b = scoredByKey(baseline);
   const obs: Observation[] = [];
@@ -109,7 +155,10 @@ function pairCells(treatment: readonly ScoredCell[], baseline: readonly ScoredCe
   return { obs, unpaired: t.size + b.size - 2 * obs.length };
 }
 
-function pairCaseMeans(treatment: readonly ScoredCell[], baseline: readonly ScoredCell[]): { obs: Observation[]; unpaired: number } {
+function pairCaseMeans(
+  treatment: readonly ScoredCell[],
+  baseline: readonly ScoredCell[],
+): { obs: Observation[]; unpaired: number } {
   const means = (cells: readonly ScoredCell[]) => {
     const acc = new Map<string, { s: number; n: number }>();
     for (const c of scoredByKey(cells).values()) {

@@ -7,7 +7,10 @@ import { createHash } from 'node:crypto';
  */
 export function seededRandom(...parts: (string | number)[]): () => number {
   const h = createHash('sha256').update(parts.map(String).join('\u0000')).digest();
-  let a = h.readUInt32LE(0), b = h.readUInt32LE(4), c = h.readUInt32LE(8), d = h.readUInt32LE(12);
+  let a = h.readUInt32LE(0),
+    b = h.readUInt32LE(4),
+    c = h.readUInt32LE(8),
+    d = h.readUInt32LE(12);
   return () => {
     let t = (a + b) | 0;
     a = b ^ (b >>> 9);

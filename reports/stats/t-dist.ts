@@ -19,7 +19,10 @@ export function incompleteBeta(x: number, a: number, b: number): number {
   let f = d;
   for (let m = 1; m <= 300; m++) {
     const m2 = 2 * m;
-    for (const num of [(m * (b - m) * x) / ((a + m2 - 1) * (a + m2)), (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1))]) {
+    for (const num of [
+      (m * (b - m) * x) / ((a + m2 - 1) * (a + m2)),
+      (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1)),
+    ]) {
       d = 1 + num * d;
       d = 1 / (Math.abs(d) < tiny ? tiny : d);
       c = 1 + num / c;
@@ -42,7 +45,8 @@ const quantileCache = new Map<string, number>();
 /** The p-quantile of t(df), by bisection on the CDF (cached: reports ask for a handful of values). */
 export function tQuantile(p: number, df: number): number {
   if (!(p > 0 && p < 1)) throw new RangeError(`tQuantile: p must be in (0, 1), got ${p}`);
-  if (!(df > 0 && Number.isFinite(df))) throw new RangeError(`tQuantile: df must be finite and > 0, got ${df}`);
+  if (!(df > 0 && Number.isFinite(df)))
+    throw new RangeError(`tQuantile: df must be finite and > 0, got ${df}`);
   const key = `${p}:${df}`;
   const hit = quantileCache.get(key);
   if (hit !== undefined) return hit;

@@ -16,15 +16,25 @@ export function judgeReliability(rows: readonly ResultRow[], criteria: readonly 
     errors += unscored[c]!;
   }
   const surv = survivalAgreement(ok);
-  const survival = surv.compared > 0 ? { compared: surv.compared, agreement: surv.agreement, kappa: surv.kappa } : null;
+  const survival =
+    surv.compared > 0 ? { compared: surv.compared, agreement: surv.agreement, kappa: surv.kappa } : null;
   const samples = Math.max(0, ...ok.flatMap((r) => r.detail?.judge.map((j) => j.samples.length) ?? []));
   if (samples < 2) {
-    const gap = samples === 0 ? 'rows carry no judge samples (detail.judge missing)' : 'one judge sample per cell (judge.samples = 1): agreement needs k ≥ 2';
+    const gap =
+      samples === 0
+        ? 'rows carry no judge samples (detail.judge missing)'
+        : 'one judge sample per cell (judge.samples = 1): agreement needs k ≥ 2';
     return { errors, unscored, samples, agreement: null, gap, survival };
   }
   const agreement: NonNullable<JudgeReliability['agreement']> = {};
   for (const r of criterionReliability(ok)) {
-    agreement[r.criterion] = { units: r.testRetest.units, pairs: r.testRetest.pairs, exact: r.testRetest.exact, withinOne: r.testRetest.withinOne, alpha: r.alpha };
+    agreement[r.criterion] = {
+      units: r.testRetest.units,
+      pairs: r.testRetest.pairs,
+      exact: r.testRetest.exact,
+      withinOne: r.testRetest.withinOne,
+      alpha: r.alpha,
+    };
   }
   return { errors, unscored, samples, agreement, gap: null, survival };
 }

@@ -13,9 +13,19 @@ export const PASS_THRESHOLD = 4;
 export function criterionSummary(ok: readonly ResultRow[], criterion: string): CriterionSummary | null {
   const present = ok.filter((r) => criterion in r.scores);
   if (present.length === 0) return null;
-  const obs = present.flatMap((r) => (typeof r.scores[criterion] === 'number' ? [{ cluster: r.case_id, value: r.scores[criterion]! }] : []));
+  const obs = present.flatMap((r) =>
+    typeof r.scores[criterion] === 'number' ? [{ cluster: r.case_id, value: r.scores[criterion]! }] : [],
+  );
   const est = clusteredMean(obs, LEVEL);
-  return { n: obs.length, unscored: present.length - obs.length, mean: est?.mean ?? null, se: est?.se ?? null, ci: est?.ci ?? null, clusters: est?.clusters ?? 0, vsBaseline: null };
+  return {
+    n: obs.length,
+    unscored: present.length - obs.length,
+    mean: est?.mean ?? null,
+    se: est?.se ?? null,
+    ci: est?.ci ?? null,
+    clusters: est?.clusters ?? 0,
+    vsBaseline: null,
+  };
 }
 
 /**
@@ -35,13 +45,23 @@ export function compareWithBaseline(
     const base = scoredCells(baseline.ok, criterion);
     if (base.length === 0) continue;
     const diffs = others.map((a) =>
-      pairedDifference(scoredCells(a.ok, criterion), base, { level: LEVEL, alpha: ALPHA, bootstrap: BOOTSTRAP_RESAMPLES, seed: `${seed}/${a.arm}/${criterion}` }),
+      pairedDifference(scoredCells(a.ok, criterion), base, {
+        level: LEVEL,
+        alpha: ALPHA,
+        bootstrap: BOOTSTRAP_RESAMPLES,
+        seed: `${seed}/${a.arm}/${criterion}`,
+      }),
     );
     const adjusted = holm(diffs.map((d) => d.p));
     const family = adjusted.filter((p) => p !== null).length;
     others.forEach((a, i) => {
       const d = diffs[i]!;
-      a.scores[criterion]!.vsBaseline = { ...d, pHolm: adjusted[i]!, family, verdict: verdictOf(d.diff, adjusted[i]!, ALPHA) };
+      a.scores[criterion]!.vsBaseline = {
+        ...d,
+        pHolm: adjusted[i]!,
+        family,
+        verdict: verdictOf(d.diff, adjusted[i]!, ALPHA),
+      };
     });
   }
 }
@@ -56,5 +76,10 @@ export function passRate(ok: readonly ResultRow[], criterion: string | null): Pa
   if (!criterion) return null;
   const scored = ok.map((r) => r.scores[criterion]).filter((v): v is number => typeof v === 'number');
   if (scored.length === 0) return null;
-  return { criterion, threshold: PASS_THRESHOLD, passed: scored.filter((v) => v >= PASS_THRESHOLD).length, n: scored.length };
+  return {
+    criterion,
+    threshold: PASS_THRESHOLD,
+    passed: scored.filter((v) => v >= PASS_THRESHOLD).length,
+    n: scored.length,
+  };
 }

@@ -14,7 +14,8 @@ const stages: Stage[] = ['payload', 'answer'];
 export function survivalSummary(ok: readonly ResultRow[]): SurvivalSummary {
   const withMarks = ok.filter((r) => r.detail?.survival);
   if (ok.length > 0 && withMarks.length === ok.length) return fromMarks(ok);
-  if (ok.some((r) => Object.keys(r.survival.answer).length > 0 || Object.keys(r.survival.payload).length > 0)) return fromRates(ok);
+  if (ok.some((r) => Object.keys(r.survival.answer).length > 0 || Object.keys(r.survival.payload).length > 0))
+    return fromRates(ok);
   return { source: 'none', payload: {}, answer: {} };
 }
 
@@ -33,7 +34,8 @@ function fromMarks(ok: readonly ResultRow[]): SurvivalSummary {
       }
     }
   }
-  for (const stage of stages) for (const c of Object.values(out[stage])) c.rate = c.total ? c.kept / c.total : null;
+  for (const stage of stages)
+    for (const c of Object.values(out[stage])) c.rate = c.total ? c.kept / c.total : null;
   return out;
 }
 
@@ -44,7 +46,13 @@ function fromRates(ok: readonly ResultRow[]): SurvivalSummary {
       const rates = ok.map((r) => r.survival[stage][kind]).filter((v): v is number => typeof v === 'number');
       if (rates.length === 0) continue;
       const mean = rates.reduce((a, b) => a + b, 0) / rates.length;
-      out[stage][kind as AssertionKind] = { kept: 0, overstated: 0, absent: 0, total: rates.length, rate: mean };
+      out[stage][kind as AssertionKind] = {
+        kept: 0,
+        overstated: 0,
+        absent: 0,
+        total: rates.length,
+        rate: mean,
+      };
     }
   }
   return out;

@@ -153,7 +153,10 @@ export interface JudgeReliability {
    * Per criterion, when samples ≥ 2: test-retest over sample pairs within a cell (share exactly equal,
    * share within one point) and Krippendorff's α (ordinal) over the k samples.
    */
-  agreement: Record<string, { units: number; pairs: number; exact: number | null; withinOne: number | null; alpha: number | null }> | null;
+  agreement: Record<
+    string,
+    { units: number; pairs: number; exact: number | null; withinOne: number | null; alpha: number | null }
+  > | null;
   /** Why agreement is null. */
   gap: string | null;
   /** Where the LLM survival classification ran: its agreement with the deterministic matcher. */

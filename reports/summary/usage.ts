@@ -36,19 +36,39 @@ export function tokenSummary(ok: readonly ResultRow[]): TokenSummary {
 export function latencySummary(ok: readonly ResultRow[]): LatencySummary {
   if (ok.length === 0) return { p50: null, p95: null, mean: null, p50DeltaVsBaselineMs: null };
   const sorted = ok.map((r) => r.latency_ms).sort((a, b) => a - b);
-  return { p50: quantileSorted(sorted, 0.5), p95: quantileSorted(sorted, 0.95), mean: meanOf(sorted), p50DeltaVsBaselineMs: null };
-}
-
-/** Fills the Δ-vs-baseline fields of an arm from the baseline arm's summaries (null when absent). */
-export function withBaseline(t: TokenSummary, l: LatencySummary, base: { tokens: TokenSummary; latency: LatencySummary } | null): { tokens: TokenSummary; latency: LatencySummary } {
-  if (!base) return { tokens: t, latency: l };
   return {
-    tokens: { ...t, windowAfterVsBaselinePct: pctChange(t.windowAfter, base.tokens.windowAfter), handoffVsBaselinePct: pctChange(t.handoff, base.tokens.handoff) },
-    latency: { ...l, p50DeltaVsBaselineMs: l.p50 === null || base.latency.p50 === null ? null : l.p50 - base.latency.p50 },
+    p50: quantileSorted(sorted, 0.5),
+    p95: quantileSorted(sorted, 0.95),
+    mean: meanOf(sorted),
+    p50DeltaVsBaselineMs: null,
   };
 }
 
-export function costSummary(rows: readonly ResultRow[]): { usd: number; perCellUsd: number | null; judgeUsd: number } {
+/** Fills the Δ-vs-baseline fields of an arm from the baseline arm's summaries (null when absent). */
+export function withBaseline(
+  t: TokenSummary,
+  l: LatencySummary,
+  base: { tokens: TokenSummary; latency: LatencySummary } | null,
+): { tokens: TokenSummary; latency: LatencySummary } {
+  if (!base) return { tokens: t, latency: l };
+  return {
+    tokens: {
+      ...t,
+      windowAfterVsBaselinePct: pctChange(t.windowAfter, base.tokens.windowAfter),
+      handoffVsBaselinePct: pctChange(t.handoff, base.tokens.handoff),
+    },
+    latency: {
+      ...l,
+      p50DeltaVsBaselineMs: l.p50 === null || base.latency.p50 === null ? null : l.p50 - base.latency.p50,
+    },
+  };
+}
+
+export function costSummary(rows: readonly ResultRow[]): {
+  usd: number;
+  perCellUsd: number | null;
+  judgeUsd: number;
+} {
   let usd = 0;
   let judgeUsd = 0;
   for (const r of rows) {

@@ -9,13 +9,29 @@ import { CaseValidationError } from '../../harness/errors.ts';
 import { casesDir } from './helpers.ts';
 
 const bin = fileURLToPath(new URL('../../bin/handoff-eval.js', import.meta.url));
-const good = JSON.parse(readFileSync(fileURLToPath(new URL('../fixtures/cases/mini/cases/deprecation-1.json', import.meta.url)), 'utf8'));
-const suiteJson = { id: 'broken', title: 'Broken', description: 'test', direction: 'return', criteria: ['correctness'], baselineArm: 'inline', arms: [{ name: 'inline', strategy: 'inline', models: { source: 'large', receiver: 'large' } }] };
+const good = JSON.parse(
+  readFileSync(
+    fileURLToPath(new URL('../fixtures/cases/mini/cases/deprecation-1.json', import.meta.url)),
+    'utf8',
+  ),
+);
+const suiteJson = {
+  id: 'broken',
+  title: 'Broken',
+  description: 'test',
+  direction: 'return',
+  criteria: ['correctness'],
+  baselineArm: 'inline',
+  arms: [{ name: 'inline', strategy: 'inline', models: { source: 'large', receiver: 'large' } }],
+};
 const temps: string[] = [];
 afterAll(() => temps.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 /** A temp suite folder holding one case file (or raw text) and, optionally, a generator module. */
-function tempSuite(caseValue: unknown, opts: { suite?: object; generator?: string } = {}): { dir: string; file: string } {
+function tempSuite(
+  caseValue: unknown,
+  opts: { suite?: object; generator?: string } = {},
+): { dir: string; file: string } {
   const dir = mkdtempSync(join(tmpdir(), 'cases-broken-'));
   temps.push(dir);
   mkdirSync(join(dir, 'cases'));
@@ -45,13 +61,37 @@ async function failure(dir: string): Promise<CaseValidationError> {
 describe('a broken case fails naming its file and field', () => {
   it.each([
     ['a required field is missing', mutate((c) => delete (c as { task?: string }).task), 'task'],
-    ["a claim's cues are not in its text", mutate((c) => (c.assertions[0].cues = ['m_0007', 'm_9999'])), 'assertions[0].claim'],
-    ['a hedged claim keeps its qualifier', mutate((c) => (c.assertions[1].claim = 'I could not determine whether the sandbox adapter uses the same version pin')), 'assertions[1].claim'],
-    ['a hedge lost its qualifier', mutate((c) => (c.assertions[1].statement = 'the sandbox adapter uses the same version pin')), 'assertions[1].statement'],
+    [
+      "a claim's cues are not in its text",
+      mutate((c) => (c.assertions[0].cues = ['m_0007', 'm_9999'])),
+      'assertions[0].claim',
+    ],
+    [
+      'a hedged claim keeps its qualifier',
+      mutate(
+        (c) =>
+          (c.assertions[1].claim =
+            'I could not determine whether the sandbox adapter uses the same version pin'),
+      ),
+      'assertions[1].claim',
+    ],
+    [
+      'a hedge lost its qualifier',
+      mutate((c) => (c.assertions[1].statement = 'the sandbox adapter uses the same version pin')),
+      'assertions[1].statement',
+    ],
     ['a caveat names no assertion', mutate((c) => (c.reference.caveats = ['a9'])), 'reference.caveats[0]'],
-    ["a fact's text lacks its cues", mutate((c) => (c.reference.facts[0].text = 'two merchants')), 'reference.facts[0].text'],
+    [
+      "a fact's text lacks its cues",
+      mutate((c) => (c.reference.facts[0].text = 'two merchants')),
+      'reference.facts[0].text',
+    ],
     ['an unknown field', mutate((c) => ((c as Record<string, unknown>).colour = 'blue')), 'colour'],
-    ['an unknown assertion field', mutate((c) => ((c.assertions[2] as Record<string, unknown>).confidence = 'high')), 'assertions.2.confidence'],
+    [
+      'an unknown assertion field',
+      mutate((c) => ((c.assertions[2] as Record<string, unknown>).confidence = 'high')),
+      'assertions.2.confidence',
+    ],
   ])('%s', async (_, value, field) => {
     const { dir, file } = tempSuite(value);
     const err = await failure(dir);
@@ -78,14 +118,20 @@ describe('a broken case fails naming its file and field', () => {
   });
 
   it('a generator module without generate() names the module', async () => {
-    const { dir } = tempSuite(good, { suite: { generator: { module: 'gen.mjs', seed: 1, count: 2 } }, generator: 'export const nothing = 1;\n' });
+    const { dir } = tempSuite(good, {
+      suite: { generator: { module: 'gen.mjs', seed: 1, count: 2 } },
+      generator: 'export const nothing = 1;\n',
+    });
     const err = await failure(dir);
     expect([err.file, err.field]).toEqual([join(dir, 'gen.mjs'), 'generate']);
   });
 
   it('a generator that emits a broken case names the module, the case index and the field', async () => {
     const gen = `export function generate({ count }) { return Array.from({ length: count }, (_, i) => ({ ...${JSON.stringify(good)}, id: 'g' + i, reference: { facts: [], caveats: ['missing'] } })); }\n`;
-    const { dir } = tempSuite(good, { suite: { generator: { module: 'gen.mjs', seed: 1, count: 2 } }, generator: gen });
+    const { dir } = tempSuite(good, {
+      suite: { generator: { module: 'gen.mjs', seed: 1, count: 2 } },
+      generator: gen,
+    });
     const err = await failure(dir);
     expect(err.file).toBe(`${join(dir, 'gen.mjs')}#0`);
     expect(err.field).toBe('reference.caveats[0]');
@@ -93,7 +139,8 @@ describe('a broken case fails naming its file and field', () => {
 });
 
 describe('handoff-eval validate (the real CLI)', () => {
-  const run = (...args: string[]) => spawnSync(process.execPath, [bin, 'validate', ...args], { encoding: 'utf8', cwd: tmpdir() });
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, [bin, 'validate', ...args], { encoding: 'utf8', cwd: tmpdir() });
 
   it('passes on the shipped cases/ folder', () => {
     const r = run(casesDir);
@@ -105,6 +152,8 @@ describe('handoff-eval validate (the real CLI)', () => {
     const { dir, file } = tempSuite(mutate((c) => (c.reference.caveats = ['a9'])));
     const r = run(dir);
     expect(r.status).toBe(2);
-    expect(r.stdout).toContain(`ERR ${file} (case deprecation-1): reference.caveats[0]: no assertion with id "a9"`);
+    expect(r.stdout).toContain(
+      `ERR ${file} (case deprecation-1): reference.caveats[0]: no assertion with id "a9"`,
+    );
   });
 });

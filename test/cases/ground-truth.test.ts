@@ -16,19 +16,34 @@ interface Truth {
 function truthFromWorld(c: Case): Truth {
   const table = c.world!.tables!.merchant_config!;
   const col = (name: string) => table.columns.indexOf(name);
-  const rows = table.rows.map((r) => ({ id: String(r[col('merchant_id')]), adapter: String(r[col('adapter')]), version: r[col('api_version')] as string | null }));
+  const rows = table.rows.map((r) => ({
+    id: String(r[col('merchant_id')]),
+    adapter: String(r[col('adapter')]),
+    version: r[col('api_version')] as string | null,
+  }));
   const files = c.world!.files!;
   const direct = rows.filter((r) => r.version === '2023-10').map((r) => r.id);
   const indirect: string[] = [];
   for (const [path, src] of Object.entries(files)) {
     const m = path.match(/^adapters\/(\w+)\.ts$/);
     if (!m || !/FALLBACK_API_VERSION: ApiVersion = '2023-10'/.test(src)) continue;
-    const supported = [...src.match(/SUPPORTED_VERSIONS[^=]*= \[([^\]]*)\]/)![1]!.matchAll(/'([\d-]+)'/g)].map((x) => x[1]);
-    for (const r of rows) if (r.adapter === m[1] && r.version !== '2023-10' && (r.version === null || !supported.includes(r.version))) indirect.push(r.id);
+    const supported = [
+      ...src.match(/SUPPORTED_VERSIONS[^=]*= \[([^\]]*)\]/)![1]!.matchAll(/'([\d-]+)'/g),
+    ].map((x) => x[1]);
+    for (const r of rows)
+      if (
+        r.adapter === m[1] &&
+        r.version !== '2023-10' &&
+        (r.version === null || !supported.includes(r.version))
+      )
+        indirect.push(r.id);
   }
   const sandboxSrc = files['adapters/sandbox.ts'];
   const pinned = sandboxSrc?.match(/SANDBOX_API_VERSION: ApiVersion = '([\d-]+)'/)?.[1];
-  const sandboxPinned = pinned === '2023-10' ? rows.filter((r) => r.adapter === 'sandbox' && r.version !== '2023-10').map((r) => r.id) : [];
+  const sandboxPinned =
+    pinned === '2023-10'
+      ? rows.filter((r) => r.adapter === 'sandbox' && r.version !== '2023-10').map((r) => r.id)
+      : [];
   return { direct, indirect, sandboxPinned };
 }
 
@@ -42,7 +57,9 @@ describe('ledgerline ground truth', () => {
       expect(t.indirect.length, c.id).toBeGreaterThanOrEqual(2);
       expect(idsIn(fact(c, 'f-direct').text), c.id).toEqual([...t.direct].sort());
       expect(idsIn(fact(c, 'f-indirect').text), c.id).toEqual([...t.indirect].sort());
-      expect(idsIn(fact(c, 'f-total').text), c.id).toEqual([...t.direct, ...t.indirect, ...t.sandboxPinned].sort());
+      expect(idsIn(fact(c, 'f-total').text), c.id).toEqual(
+        [...t.direct, ...t.indirect, ...t.sandboxPinned].sort(),
+      );
     }
   });
 
@@ -50,9 +67,12 @@ describe('ledgerline ground truth', () => {
     for (const c of (await suite('ledgerline')).cases.filter((x) => !isReal(x))) {
       const readable = 'adapters/sandbox.ts' in c.world!.files!;
       expect(c.reference.caveats.includes('sandbox-pin'), c.id).toBe(!readable);
-      expect(c.reference.caveats.includes('batch-version'), c.id).toBe('jobs/settlement.ts' in c.world!.files!);
+      expect(c.reference.caveats.includes('batch-version'), c.id).toBe(
+        'jobs/settlement.ts' in c.world!.files!,
+      );
       expect(c.reference.caveats.length, c.id).toBeGreaterThanOrEqual(2);
-      for (const id of c.reference.caveats) expect(c.assertions.find((a) => a.id === id)?.kind, `${c.id}/${id}`).not.toBe('confident');
+      for (const id of c.reference.caveats)
+        expect(c.assertions.find((a) => a.id === id)?.kind, `${c.id}/${id}`).not.toBe('confident');
     }
   });
 
@@ -75,8 +95,12 @@ describe('multi-child ground truth', () => {
       const t = truthFromWorld(c);
       expect(idsIn(fact(c, 'f-direct').text), c.id).toEqual([...t.direct].sort());
       expect(idsIn(fact(c, 'f-indirect').text), c.id).toEqual([...t.indirect].sort());
-      const owner = (id: string) => c.sources!.findIndex((s) => s.messages.some((m) => m.text?.includes(c.assertions.find((a) => a.id === id)!.statement)));
-      for (const x of c.reference.contradictions!) expect(owner(x.between[0]), x.topic).not.toBe(owner(x.between[1]));
+      const owner = (id: string) =>
+        c.sources!.findIndex((s) =>
+          s.messages.some((m) => m.text?.includes(c.assertions.find((a) => a.id === id)!.statement)),
+        );
+      for (const x of c.reference.contradictions!)
+        expect(owner(x.between[0]), x.topic).not.toBe(owner(x.between[1]));
     }
   });
 

@@ -12,8 +12,15 @@ describe('labels find their claims where the payload stage looks', () => {
       const sources = sourcesOf(c).map((t) => indexText(renderTranscript(t)));
       for (const a of c.assertions) {
         const matches = sources.map((s) => matchClaim(s, a));
-        expect(matches.some((m) => m.present), `${c.id}/${a.id}: cues not in the source`).toBe(true);
-        if (a.kind !== 'confident') expect(matches.some((m) => m.qualified), `${c.id}/${a.id}: qualifier not next to the claim`).toBe(true);
+        expect(
+          matches.some((m) => m.present),
+          `${c.id}/${a.id}: cues not in the source`,
+        ).toBe(true);
+        if (a.kind !== 'confident')
+          expect(
+            matches.some((m) => m.qualified),
+            `${c.id}/${a.id}: qualifier not next to the claim`,
+          ).toBe(true);
       }
     }
   });
@@ -41,7 +48,8 @@ describe('labels find their claims where the payload stage looks', () => {
       const p = (c as Case & { provenance?: Record<string, string> }).provenance;
       expect(p, c.id).toBeDefined();
       expect(p!.license).toBe('MIT');
-      for (const key of ['source', 'repo', 'trimmed', 'labelledBy']) expect(p![key], `${c.id}: provenance.${key}`).toBeTruthy();
+      for (const key of ['source', 'repo', 'trimmed', 'labelledBy'])
+        expect(p![key], `${c.id}: provenance.${key}`).toBeTruthy();
     }
   });
 });
@@ -51,20 +59,31 @@ describe('milk: the evidence is in the tool output, where a 500-character cap lo
     for (const c of (await suite('milk')).cases) {
       const results = c.source.messages.flatMap((m) => m.toolResults ?? []).map((r) => r.content);
       for (const e of c.reference.evidence ?? []) {
-        const hit = results.find((r) => indexText(r).getLines().some((l) => allOnLine(l, e.cues)));
+        const hit = results.find((r) =>
+          indexText(r)
+            .getLines()
+            .some((l) => allOnLine(l, e.cues)),
+        );
         expect(hit, `${c.id}/${e.id}`).toBeDefined();
         if (isReal(c) || e.id !== 'e-final') continue;
         const at = hit!.toLowerCase().indexOf(e.cues[0]!.toLowerCase());
         expect(at).toBeGreaterThan(500);
-        expect(hit!.trimEnd().split('\n').slice(-3).join('\n').toLowerCase()).toContain(e.cues[0]!.toLowerCase());
+        expect(hit!.trimEnd().split('\n').slice(-3).join('\n').toLowerCase()).toContain(
+          e.cues[0]!.toLowerCase(),
+        );
       }
     }
   });
 
   it('the primary never restates an evidence cue in its own words (the evidence lives only in tool output)', async () => {
     for (const c of (await suite('milk')).cases.filter((x) => !isReal(x))) {
-      const said = c.source.messages.filter((m) => m.role === 'assistant').map((m) => m.text ?? '').join('\n').toLowerCase();
-      for (const e of c.reference.evidence ?? []) for (const cue of e.cues) expect(said, `${c.id}/${e.id}`).not.toContain(cue.toLowerCase());
+      const said = c.source.messages
+        .filter((m) => m.role === 'assistant')
+        .map((m) => m.text ?? '')
+        .join('\n')
+        .toLowerCase();
+      for (const e of c.reference.evidence ?? [])
+        for (const cue of e.cues) expect(said, `${c.id}/${e.id}`).not.toContain(cue.toLowerCase());
     }
   });
 });
@@ -74,12 +93,28 @@ describe('spawn-context: the orchestration request and the spawn call', () => {
     for (const c of (await suite('spawn-context')).cases) {
       const calls = c.source.messages.flatMap((m) => m.toolCalls ?? []);
       const results = new Set(c.source.messages.flatMap((m) => m.toolResults ?? []).map((r) => r.callId));
-      expect(calls.some((t) => t.id === c.spawnCallId), c.id).toBe(true);
+      expect(
+        calls.some((t) => t.id === c.spawnCallId),
+        c.id,
+      ).toBe(true);
       expect(results.has(c.spawnCallId!), c.id).toBe(false);
       const o = c.reference.orchestration!;
-      const userText = c.source.messages.filter((m) => m.role === 'user' && m.text).map((m) => m.text!).join('\n');
-      expect(indexText(userText).getLines().some((l) => allOnLine(l, o.cues)), c.id).toBe(true);
-      expect(indexText(c.task).getLines().some((l) => allOnLine(l, o.cues)), c.id).toBe(false);
+      const userText = c.source.messages
+        .filter((m) => m.role === 'user' && m.text)
+        .map((m) => m.text!)
+        .join('\n');
+      expect(
+        indexText(userText)
+          .getLines()
+          .some((l) => allOnLine(l, o.cues)),
+        c.id,
+      ).toBe(true);
+      expect(
+        indexText(c.task)
+          .getLines()
+          .some((l) => allOnLine(l, o.cues)),
+        c.id,
+      ).toBe(false);
     }
   });
 
@@ -89,7 +124,12 @@ describe('spawn-context: the orchestration request and the spawn call', () => {
     expect(compacted.length).toBeGreaterThanOrEqual(2);
     for (const c of compacted) {
       const summary = c.source.messages.find((m) => m.compacted)!;
-      expect(indexText(summary.text!).getLines().some((l) => allOnLine(l, c.reference.orchestration!.cues)), c.id).toBe(true);
+      expect(
+        indexText(summary.text!)
+          .getLines()
+          .some((l) => allOnLine(l, c.reference.orchestration!.cues)),
+        c.id,
+      ).toBe(true);
     }
   });
 });
@@ -99,7 +139,9 @@ describe('esc-owned-parity: sessions owned from the first turn', () => {
     for (const c of (await suite('esc-owned-parity')).cases) {
       expect(c.sessionShape).toBe('owned');
       expect(c.reference.expectedWords).toBeGreaterThan(0);
-      const roles = c.source.messages.filter((m) => m.role === 'assistant').map((m) => c.source.agents[m.agent!]?.role);
+      const roles = c.source.messages
+        .filter((m) => m.role === 'assistant')
+        .map((m) => c.source.agents[m.agent!]?.role);
       expect(new Set(roles)).toEqual(new Set(['escalation']));
       const userTurns = c.source.messages.filter((m) => m.role === 'user' && m.text).length;
       expect(userTurns, c.id).toBeGreaterThanOrEqual(2);

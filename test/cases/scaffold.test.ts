@@ -16,12 +16,25 @@ const suite = { id: 'scaffolded', criteria: ['correctness'], direction: 'escalat
 function openAiSession(): string {
   const dir = mkdtempSync(join(tmpdir(), 'he-scaffold-'));
   const file = join(dir, 'session.json');
-  writeFileSync(file, JSON.stringify([
-    { role: 'user', content: 'Which merchants pin 2023-10?' },
-    { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'query', arguments: '{"sql":"select 1"}' } }] },
-    { role: 'tool', tool_call_id: 'c1', content: 'm_1, m_2' },
-    { role: 'assistant', content: 'Two merchants pin it. I could not determine whether the sandbox adapter pins it too. Assuming the table is authoritative.' },
-  ]));
+  writeFileSync(
+    file,
+    JSON.stringify([
+      { role: 'user', content: 'Which merchants pin 2023-10?' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'c1', type: 'function', function: { name: 'query', arguments: '{"sql":"select 1"}' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'c1', content: 'm_1, m_2' },
+      {
+        role: 'assistant',
+        content:
+          'Two merchants pin it. I could not determine whether the sandbox adapter pins it too. Assuming the table is authoritative.',
+      },
+    ]),
+  );
   return file;
 }
 
@@ -31,10 +44,16 @@ describe('case from-session', () => {
     const raw = scaffoldCase({ file, task: 'Continue the work', direction: 'escalation' });
     expect(raw.assertions).toEqual([]);
     expect(raw.reference).toEqual({ facts: [], caveats: [] });
-    const prov = raw.provenance as { labelled: boolean; suggestions: { suggestedKind: string; statement: string }[] };
+    const prov = raw.provenance as {
+      labelled: boolean;
+      suggestions: { suggestedKind: string; statement: string }[];
+    };
     expect(prov.labelled).toBe(false);
     expect(prov.suggestions).toEqual([
-      { suggestedKind: 'hedged', statement: 'I could not determine whether the sandbox adapter pins it too.' },
+      {
+        suggestedKind: 'hedged',
+        statement: 'I could not determine whether the sandbox adapter pins it too.',
+      },
       { suggestedKind: 'assumption', statement: 'Assuming the table is authoritative.' },
     ]);
     const c = await toCase(raw, file, tmpdir(), suite);
@@ -45,25 +64,44 @@ describe('case from-session', () => {
   it('refuses a spawn case when the session spawned nobody, naming the file', () => {
     const file = openAiSession();
     expect(() => scaffoldCase({ file, task: 'x', direction: 'spawn' })).toThrow(InputError);
-    expect(() => scaffoldCase({ file, task: 'x', direction: 'return' })).toThrow(`${file}: --call: the session has no child sessions`);
+    expect(() => scaffoldCase({ file, task: 'x', direction: 'return' })).toThrow(
+      `${file}: --call: the session has no child sessions`,
+    );
   });
 
-  it.skipIf(transcriptsMissing)('replays a real parent → child return under every return strategy with pairing intact', async () => {
-    const file = transcriptPath('claude-code-v2-teammates');
-    const raw = scaffoldCase({ file, task: 'Merge what the teammates found', direction: 'return' });
-    const c: Case = await toCase(raw, file, tmpdir(), { ...suite, direction: 'return' });
-    const history = c.receiverHistory as Transcript;
-    const last = history.messages[history.messages.length - 1]!;
-    expect(last.role).toBe('assistant');
-    expect(last.toolCalls).toHaveLength(1);
-    expect(last.toolCalls![0]!.name).toBe('Agent');
-    for (const name of ['inline', 'full-transcript', 'brick-only', 'parity-narration'] as const) {
-      const s = strategies[name];
-      const params = Object.fromEntries(Object.entries(s.params).map(([k, p]) => [k, (p as { default: unknown }).default]));
-      const h = await s.prepare({ case: c, arm: { name, strategy: name, models: { source: 'large', receiver: 'large' } }, rep: 0, budgetTokens: 200_000, tokens: countTokens, call: async () => { throw new Error('no model calls expected'); } }, params as never);
-      expect(pairingCheck(h.messages).passed, name).toBe(true);
-    }
-  });
+  it.skipIf(transcriptsMissing)(
+    'replays a real parent → child return under every return strategy with pairing intact',
+    async () => {
+      const file = transcriptPath('claude-code-v2-teammates');
+      const raw = scaffoldCase({ file, task: 'Merge what the teammates found', direction: 'return' });
+      const c: Case = await toCase(raw, file, tmpdir(), { ...suite, direction: 'return' });
+      const history = c.receiverHistory as Transcript;
+      const last = history.messages[history.messages.length - 1]!;
+      expect(last.role).toBe('assistant');
+      expect(last.toolCalls).toHaveLength(1);
+      expect(last.toolCalls![0]!.name).toBe('Agent');
+      for (const name of ['inline', 'full-transcript', 'brick-only', 'parity-narration'] as const) {
+        const s = strategies[name];
+        const params = Object.fromEntries(
+          Object.entries(s.params).map(([k, p]) => [k, (p as { default: unknown }).default]),
+        );
+        const h = await s.prepare(
+          {
+            case: c,
+            arm: { name, strategy: name, models: { source: 'large', receiver: 'large' } },
+            rep: 0,
+            budgetTokens: 200_000,
+            tokens: countTokens,
+            call: async () => {
+              throw new Error('no model calls expected');
+            },
+          },
+          params as never,
+        );
+        expect(pairingCheck(h.messages).passed, name).toBe(true);
+      }
+    },
+  );
 
   it.skipIf(transcriptsMissing)('scaffolds a spawn case whose source ends at the spawn call', async () => {
     const file = transcriptPath('claude-code-v2-teammates');

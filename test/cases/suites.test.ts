@@ -45,12 +45,29 @@ describe('shipped suites', () => {
   });
 
   it('the suites the seeds name carry their arms', async () => {
-    expect((await suite('ledgerline')).arms.map((a) => a.strategy)).toEqual(['inline', 'full-transcript', 'summary', 'structured-contract']);
+    expect((await suite('ledgerline')).arms.map((a) => a.strategy)).toEqual([
+      'inline',
+      'full-transcript',
+      'summary',
+      'structured-contract',
+    ]);
     const milk = await suite('milk');
-    expect(milk.arms.find((a) => a.name === 'milk-esc-brick')).toMatchObject({ strategy: 'brick-only', params: { markers: false, framing: 'handoff' }, models: { receiver: 'large' } });
-    expect(milk.arms.find((a) => a.name === 'milk-auto')).toMatchObject({ strategy: 'inline', models: { source: 'small', receiver: 'small' } });
-    expect((await suite('spawn-context')).arms.find((a) => a.name === 'spawn-recent')?.params).toEqual({ n: 2 });
-    expect((await suite('multi-child')).arms.map((a) => a.strategy)).toEqual(['full-transcript', 'structured-contract']);
+    expect(milk.arms.find((a) => a.name === 'milk-esc-brick')).toMatchObject({
+      strategy: 'brick-only',
+      params: { markers: false, framing: 'handoff' },
+      models: { receiver: 'large' },
+    });
+    expect(milk.arms.find((a) => a.name === 'milk-auto')).toMatchObject({
+      strategy: 'inline',
+      models: { source: 'small', receiver: 'small' },
+    });
+    expect((await suite('spawn-context')).arms.find((a) => a.name === 'spawn-recent')?.params).toEqual({
+      n: 2,
+    });
+    expect((await suite('multi-child')).arms.map((a) => a.strategy)).toEqual([
+      'full-transcript',
+      'structured-contract',
+    ]);
   });
 
   it('loading a suite twice gives the same cases (generators are pure)', async () => {

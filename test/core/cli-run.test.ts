@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, cpSync, mkdirSync, symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  writeFileSync,
+  cpSync,
+  mkdirSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot, runCli, startCli } from '../support/cli.ts';
@@ -17,7 +26,10 @@ function tempProject(configBody: string): string {
 }
 
 function rowsOf(runDir: string): ResultRow[] {
-  return readFileSync(join(runDir, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ResultRow);
+  return readFileSync(join(runDir, 'results.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as ResultRow);
 }
 
 const onlyRun = (out: string) => join(out, readdirSync(out)[0]!);
@@ -29,14 +41,20 @@ describe('handoff-eval run', () => {
     expect(r.stderr).toContain('a simulation, not a measurement of any model');
     expect(r.code).toBe(0);
     const dir = onlyRun(out);
-    for (const f of ['config.json', 'results.jsonl', 'calls.jsonl', 'report.md', 'results.csv']) expect(existsSync(join(dir, f)), f).toBe(true);
+    for (const f of ['config.json', 'results.jsonl', 'calls.jsonl', 'report.md', 'results.csv'])
+      expect(existsSync(join(dir, f)), f).toBe(true);
     const rows = rowsOf(dir);
     expect(rows).toHaveLength(1 * 3 * 2);
     expect(new Set(rows.map((x) => x.cell_id)).size).toBe(rows.length);
     expect(rows.every((x) => x.status === 'ok')).toBe(true);
-    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain('Simulated — not a measurement of any model');
+    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain(
+      'Simulated — not a measurement of any model',
+    );
     expect(r.stdout).toContain(`run directory: ${dir}`);
-    const calls = readFileSync(join(dir, 'calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const calls = readFileSync(join(dir, 'calls.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(calls.filter((c) => c.role === 'receiver')).toHaveLength(6);
     expect(calls.every((c) => typeof c.latencyMs === 'number' && c.inputTokens > 0)).toBe(true);
   });
@@ -46,7 +64,8 @@ describe('handoff-eval run', () => {
     const b = mkdtempSync(join(tmpdir(), 'he-b-'));
     runCli(['run', '--config', 'test/fixtures/eval.config.ts', '--out', a, '--quiet']);
     runCli(['run', '--config', 'test/fixtures/eval.config.ts', '--out', b, '--quiet']);
-    const strip = (rows: ResultRow[]) => rows.map(({ run_id: _r, ...rest }) => rest).sort((x, y) => x.cell_id.localeCompare(y.cell_id));
+    const strip = (rows: ResultRow[]) =>
+      rows.map(({ run_id: _r, ...rest }) => rest).sort((x, y) => x.cell_id.localeCompare(y.cell_id));
     expect(strip(rowsOf(onlyRun(a)))).toEqual(strip(rowsOf(onlyRun(b))));
   });
 
@@ -107,7 +126,9 @@ describe('bad input exits 2 with one line naming the file and the field', () => 
     const dir = tempProject('export default { reps: -1 };\n');
     const r = runCli(['run', '--quiet'], { cwd: dir });
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe(`handoff-eval: ${join(dir, 'eval.config.ts')}: reps: must be a positive integer (got -1)`);
+    expect(r.stderr.trim()).toBe(
+      `handoff-eval: ${join(dir, 'eval.config.ts')}: reps: must be a positive integer (got -1)`,
+    );
   });
 
   it('an unknown suite lists the valid ones', () => {
@@ -137,7 +158,9 @@ describe('bad input exits 2 with one line naming the file and the field', () => 
     writeFileSync(join(dir, 'eval.config.ts'), 'export default { casesDir: "cases" };\n');
     const run = runCli(['run', '--quiet'], { cwd: dir });
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`${join('cases', 'mini/cases/deprecation-1.json')} (case deprecation-1): assertions.1.kind: must be equal to one of the allowed values`);
+    expect(run.stderr).toContain(
+      `${join('cases', 'mini/cases/deprecation-1.json')} (case deprecation-1): assertions.1.kind: must be equal to one of the allowed values`,
+    );
     const validate = runCli(['validate', 'cases'], { cwd: dir });
     expect(validate.code).toBe(2);
     expect(validate.stdout).toContain('assertions.1.kind');

@@ -30,14 +30,22 @@ describe('resolveConfig', () => {
   });
 
   it('names the file and the field of a bad value', () => {
-    expect(() => resolveConfig({ reps: 0 }, {}, 'eval.config.ts')).toThrow('eval.config.ts: reps: must be a positive integer (got 0)');
+    expect(() => resolveConfig({ reps: 0 }, {}, 'eval.config.ts')).toThrow(
+      'eval.config.ts: reps: must be a positive integer (got 0)',
+    );
     expect(() => resolveConfig({ seed: 1.5 }, {}, 'x.ts')).toThrow('x.ts: seed: must be an integer');
-    expect(() => resolveConfig({ judge: { model: 'nope' } }, {}, 'x.ts')).toThrow(/x\.ts: judge\.model: unknown model alias "nope"; valid: small, large, judge/);
+    expect(() => resolveConfig({ judge: { model: 'nope' } }, {}, 'x.ts')).toThrow(
+      /x\.ts: judge\.model: unknown model alias "nope"; valid: small, large, judge/,
+    );
   });
 
   it('rejects unknown fields and providers, listing the valid ones', () => {
-    expect(() => resolveConfig({ rep: 3 } as never, {}, 'c.ts')).toThrow(/c\.ts: rep: unknown field; valid: suites, arms, reps/);
-    expect(() => resolveConfig({ provider: 'bedrock' }, {}, 'c.ts')).toThrow('c.ts: provider: unknown provider "bedrock"; valid: sim, anthropic, openai');
+    expect(() => resolveConfig({ rep: 3 } as never, {}, 'c.ts')).toThrow(
+      /c\.ts: rep: unknown field; valid: suites, arms, reps/,
+    );
+    expect(() => resolveConfig({ provider: 'bedrock' }, {}, 'c.ts')).toThrow(
+      'c.ts: provider: unknown provider "bedrock"; valid: sim, anthropic, openai',
+    );
     expect(() => resolveConfig({}, { provider: 'x' }, 'c.ts')).toThrow(/--provider: unknown provider "x"/);
   });
 
@@ -53,7 +61,7 @@ describe('loadConfig', () => {
 
   it('loads a TypeScript config file', async () => {
     const file = join(dir, 'eval.config.ts');
-    writeFileSync(file, "const reps: number = 4;\nexport default { reps, seed: 11 };\n");
+    writeFileSync(file, 'const reps: number = 4;\nexport default { reps, seed: 11 };\n');
     const c = await loadConfig(undefined, {}, dir);
     expect(c.configFile).toBe(file);
     expect(c.reps).toBe(4);
@@ -67,14 +75,20 @@ describe('loadConfig', () => {
   });
 
   it('fails naming the file when it does not exist', async () => {
-    await expect(loadConfig('missing.config.ts', {}, dir)).rejects.toThrow('missing.config.ts: (file): config file not found');
+    await expect(loadConfig('missing.config.ts', {}, dir)).rejects.toThrow(
+      'missing.config.ts: (file): config file not found',
+    );
   });
 });
 
 describe('gate thresholds in the config', () => {
   it('are checked when the config is resolved, naming the field', () => {
-    expect(() => resolveConfig({ gate: { maxErrorRate: 2 } }, {}, 'g.ts')).toThrow('g.ts: gate.maxErrorRate: must be a number from 0 to 1 (got 2)');
-    expect(() => resolveConfig({ gate: { minMean: { correctness: 9 } } }, {}, 'g.ts')).toThrow(/gate\.minMean\.correctness: must be a number from 1 to 5/);
+    expect(() => resolveConfig({ gate: { maxErrorRate: 2 } }, {}, 'g.ts')).toThrow(
+      'g.ts: gate.maxErrorRate: must be a number from 0 to 1 (got 2)',
+    );
+    expect(() => resolveConfig({ gate: { minMean: { correctness: 9 } } }, {}, 'g.ts')).toThrow(
+      /gate\.minMean\.correctness: must be a number from 1 to 5/,
+    );
     expect(resolveConfig({ gate: { maxDrop: 0.5 } }).gate.maxDrop).toBe(0.5);
   });
 });

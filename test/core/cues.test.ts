@@ -19,7 +19,23 @@ function naiveMatch(text: string, cues: string[], qualifierCues: string[]) {
   return first;
 }
 
-const word = fc.constantFrom('fallback', 'Pinned', '2023-10', 'm_0007', 'assumed', 'not verified', 'a', 'ab', 'b', '', ' ', '\n', '\n\n', 'ASSUMPTION:', 'x\ny');
+const word = fc.constantFrom(
+  'fallback',
+  'Pinned',
+  '2023-10',
+  'm_0007',
+  'assumed',
+  'not verified',
+  'a',
+  'ab',
+  'b',
+  '',
+  ' ',
+  '\n',
+  '\n\n',
+  'ASSUMPTION:',
+  'x\ny',
+);
 
 describe('claim matching', () => {
   it('finds what testing every line finds', () => {
@@ -30,7 +46,12 @@ describe('claim matching', () => {
         const m = matchClaim(new TextIndex(t), { cues: c, qualifierCues: q });
         const want = naiveMatch(t, c, q);
         if (!want) return !m.present;
-        return m.present && m.line === want.line && m.qualified === want.qualified && lineWithAll(new TextIndex(t), c) === naiveMatch(t, c, [])?.line;
+        return (
+          m.present &&
+          m.line === want.line &&
+          m.qualified === want.qualified &&
+          lineWithAll(new TextIndex(t), c) === naiveMatch(t, c, [])?.line
+        );
       }),
       { numRuns: 3000, seed: 5 },
     );

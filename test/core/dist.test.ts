@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -67,7 +77,11 @@ describe('bin/dist.js: bundle or sources', () => {
     const cli = (mode: 'bundle' | 'sources', args: string[], cwd = repoRoot) => {
       if (mode === 'sources') return runCli(args, { cwd, env: { HANDOFF_EVAL_FROM_SOURCE: '1' } });
       const script = `const { main } = await import(${JSON.stringify(pathToFileURL(join(out, 'cli.js')).href)}); process.exitCode = await main(process.argv.slice(1));`;
-      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script, ...args], { cwd, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script, ...args], {
+        cwd,
+        encoding: 'utf8',
+        env: { ...process.env, CI: 'true' },
+      });
       return { code: r.status, stdout: r.stdout, stderr: r.stderr };
     };
 
@@ -97,22 +111,34 @@ describe('bin/dist.js: bundle or sources', () => {
         const project = mkdtempSync(join(scratch, `project-${mode}-`));
         mkdirSync(join(project, 'node_modules', 'tiny-lib'), { recursive: true });
         symlinkSync(repoRoot, join(project, 'node_modules', 'handoff-eval'), 'dir');
-        writeFileSync(join(project, 'node_modules', 'tiny-lib', 'package.json'), '{"name":"tiny-lib","type":"module","exports":"./index.js"}');
-        writeFileSync(join(project, 'node_modules', 'tiny-lib', 'index.js'), 'export const arms = ["inline", "brick"];\n');
+        writeFileSync(
+          join(project, 'node_modules', 'tiny-lib', 'package.json'),
+          '{"name":"tiny-lib","type":"module","exports":"./index.js"}',
+        );
+        writeFileSync(
+          join(project, 'node_modules', 'tiny-lib', 'index.js'),
+          'export const arms = ["inline", "brick"];\n',
+        );
         writeFileSync(join(project, 'settings.ts'), 'export const reps: number = 2;\n');
-        writeFileSync(join(project, 'eval.config.ts'), `import { fileURLToPath } from 'node:url';
+        writeFileSync(
+          join(project, 'eval.config.ts'),
+          `import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'handoff-eval';
 import { arms } from 'tiny-lib';
 import { reps } from './settings.ts';
 export default defineConfig({ casesDir: ${JSON.stringify(join(repoRoot, 'test/fixtures/cases'))}, reps, cache: false,
   outDir: fileURLToPath(new URL('./my-runs', import.meta.url)), suites: [{ id: 'mini', arms }] });
-`);
+`,
+        );
         const elsewhere = mkdtempSync(join(scratch, 'cwd-'));
         const r = cli(mode, ['run', '--config', join(project, 'eval.config.ts'), '--quiet'], elsewhere);
         expect(r.stderr).not.toMatch(/Error/);
         expect(r.code).toBe(0);
         const run = readdirSync(join(project, 'my-runs'))[0]!;
-        const rows = readFileSync(join(project, 'my-runs', run, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { arm: string });
+        const rows = readFileSync(join(project, 'my-runs', run, 'results.jsonl'), 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { arm: string });
         expect(rows).toHaveLength(2 * 2);
         expect(new Set(rows.map((x) => x.arm))).toEqual(new Set(['inline', 'brick']));
       });

@@ -7,7 +7,12 @@ import bpe from 'gpt-tokenizer/bpeRanks/o200k_base';
 import { countTokens as packageCount } from 'gpt-tokenizer/encoding/o200k_base';
 import { countTokens } from '../../harness/tokens.ts';
 import { createCounter, O200K_SPLIT } from '../../harness/tokenizer/o200k.ts';
-import { loadRankTable, rankOf, readRankTableFile, serializeRankTable } from '../../harness/tokenizer/rank-table.ts';
+import {
+  loadRankTable,
+  rankOf,
+  readRankTableFile,
+  serializeRankTable,
+} from '../../harness/tokenizer/rank-table.ts';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { asciiPieceEnd } from '../../harness/tokenizer/ascii-split.ts';
@@ -24,12 +29,67 @@ const theirs = (text: string) => packageCount(text, { disallowedSpecial: new Set
 // ASCII classes and their edges (contractions in either case, \v \f, control characters, '/' after
 // newlines), next to non-ASCII letters, digits and spaces the hand-written ASCII split must leave to the regex.
 const alphabet = [
-  'a', 'Z', 'ABC', 'Hello', 'HTTPServer', 'é', 'ß', 'İ', 'ǅ', '1', '7', '123456', '²', '٣',
-  ' ', '  ', '\n', '\r\n', '\t', '\v', '\f', '\u00a0', '\u2028', '\u3000', '\x00', '\x1c', '\x7f',
-  "'", "'s", "'LL", "'Ve", "'re", "'D", "'m", "'T", "'x", '/', '//', '\n/', '.', '-', '_', '{', '"', ' (', '((', ' ...',
-  '😀', '👩‍👩‍👧', '中', 'ا', '\u0301', '\u200d', 'ー', '\ud800',
+  'a',
+  'Z',
+  'ABC',
+  'Hello',
+  'HTTPServer',
+  'é',
+  'ß',
+  'İ',
+  'ǅ',
+  '1',
+  '7',
+  '123456',
+  '²',
+  '٣',
+  ' ',
+  '  ',
+  '\n',
+  '\r\n',
+  '\t',
+  '\v',
+  '\f',
+  '\u00a0',
+  '\u2028',
+  '\u3000',
+  '\x00',
+  '\x1c',
+  '\x7f',
+  "'",
+  "'s",
+  "'LL",
+  "'Ve",
+  "'re",
+  "'D",
+  "'m",
+  "'T",
+  "'x",
+  '/',
+  '//',
+  '\n/',
+  '.',
+  '-',
+  '_',
+  '{',
+  '"',
+  ' (',
+  '((',
+  ' ...',
+  '😀',
+  '👩‍👩‍👧',
+  '中',
+  'ا',
+  '\u0301',
+  '\u200d',
+  'ー',
+  '\ud800',
 ];
-const text = fc.array(fc.oneof(fc.constantFrom(...alphabet), fc.string({ unit: 'binary', maxLength: 4 })), { maxLength: 40 }).map((parts) => parts.join('').replaceAll('\uFEFF', ''));
+const text = fc
+  .array(fc.oneof(fc.constantFrom(...alphabet), fc.string({ unit: 'binary', maxLength: 4 })), {
+    maxLength: 40,
+  })
+  .map((parts) => parts.join('').replaceAll('\uFEFF', ''));
 
 describe('o200k_base from the data file', () => {
   it('is rank for rank the table the package ships as JS', () => {
@@ -50,9 +110,15 @@ describe('o200k_base from the data file', () => {
     writeFileSync(file, serializeRankTable(table, 3_613_922));
     const back = readRankTableFile(file, 3_613_922)!;
     expect(Buffer.from(back.bytes).equals(Buffer.from(table.bytes))).toBe(true);
-    expect(Buffer.from(back.start.buffer).equals(Buffer.from(table.start.buffer, table.start.byteOffset, table.start.byteLength))).toBe(true);
+    expect(
+      Buffer.from(back.start.buffer).equals(
+        Buffer.from(table.start.buffer, table.start.byteOffset, table.start.byteLength),
+      ),
+    ).toBe(true);
     expect(Buffer.from(back.slots.buffer).equals(Buffer.from(table.slots.buffer))).toBe(true);
-    expect(createCounter(back)('Two merchants pin 2023-10 — naïve café 🎉')).toBe(count('Two merchants pin 2023-10 — naïve café 🎉'));
+    expect(createCounter(back)('Two merchants pin 2023-10 — naïve café 🎉')).toBe(
+      count('Two merchants pin 2023-10 — naïve café 🎉'),
+    );
     expect(readRankTableFile(file, 1234)).toBeUndefined();
     expect(readRankTableFile(join(file, '..', 'absent.bin'), 3_613_922)).toBeUndefined();
   });
@@ -71,7 +137,8 @@ describe('o200k_base from the data file', () => {
   it('counts every real transcript and shipped case file as the package does', () => {
     const files: string[] = [];
     const walk = (d: string) => {
-      for (const f of readdirSync(d)) (statSync(join(d, f)).isDirectory() ? walk : files.push.bind(files))(join(d, f));
+      for (const f of readdirSync(d))
+        (statSync(join(d, f)).isDirectory() ? walk : files.push.bind(files))(join(d, f));
     };
     walk(join(repoRoot, 'test/fixtures/transcripts'));
     walk(join(repoRoot, 'cases'));
@@ -98,7 +165,10 @@ describe('o200k_base from the data file', () => {
   });
 
   it('counts generated text as the package does', () => {
-    fc.assert(fc.property(text, (t) => count(t) === theirs(t)), { numRuns: 4000, seed: 7 });
+    fc.assert(
+      fc.property(text, (t) => count(t) === theirs(t)),
+      { numRuns: 4000, seed: 7 },
+    );
   });
 });
 

@@ -21,17 +21,31 @@ describe('transcript views', () => {
   const view = computeView(messages);
 
   it('opens a turn at each user message that carries text', () => {
-    expect(view.turns.map((t) => [t.start, t.end])).toEqual([[0, 8], [8, 10]]);
+    expect(view.turns.map((t) => [t.start, t.end])).toEqual([
+      [0, 8],
+      [8, 10],
+    ]);
     expect(view.turns[1]!.userText).toBe('thanks, now add a test');
   });
 
   it("collects a turn's tool activity as its trail, with results paired out of order", () => {
-    expect(view.turns[0]!.trail.map((x) => [x.call.id, x.result?.content])).toEqual([['a', 'out a'], ['b', 'out b'], ['c', 'out c']]);
+    expect(view.turns[0]!.trail.map((x) => [x.call.id, x.result?.content])).toEqual([
+      ['a', 'out a'],
+      ['b', 'out b'],
+      ['c', 'out c'],
+    ]);
     expect(view.turns[1]!.trail[0]!.result).toBeUndefined();
   });
 
   it('never splits a call from its result: the segment spans to the last result', () => {
-    expect(view.segments.map((s) => [s.start, s.end])).toEqual([[0, 1], [1, 5], [5, 7], [7, 8], [8, 9], [9, 10]]);
+    expect(view.segments.map((s) => [s.start, s.end])).toEqual([
+      [0, 1],
+      [1, 5],
+      [5, 7],
+      [7, 8],
+      [8, 9],
+      [9, 10],
+    ]);
   });
 
   it('counts calls without any result as orphans', () => {

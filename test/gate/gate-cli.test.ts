@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../support/cli.ts';
-import { committedBaseline, gateConfig, readRows, regressedConfig, runFixture, removeTempDirs, tempDir, writeRows } from './helpers.ts';
+import {
+  committedBaseline,
+  gateConfig,
+  readRows,
+  regressedConfig,
+  runFixture,
+  removeTempDirs,
+  tempDir,
+  writeRows,
+} from './helpers.ts';
 
 /**
  * The harness's own CI gate: the gate fixture (two small self-contained suites on the sim) run
@@ -16,7 +25,9 @@ beforeAll(() => {
 });
 
 const gate = (dir: string, o: { baseline?: string; config?: string; env?: NodeJS.ProcessEnv } = {}) =>
-  runCli(['gate', dir, '--baseline', o.baseline ?? committedBaseline, '--config', o.config ?? gateConfig], { env: { GITHUB_STEP_SUMMARY: '', ...o.env } });
+  runCli(['gate', dir, '--baseline', o.baseline ?? committedBaseline, '--config', o.config ?? gateConfig], {
+    env: { GITHUB_STEP_SUMMARY: '', ...o.env },
+  });
 
 /** A copy of the fixture run with its journal edited. */
 function doctored(edit: (rows: ReturnType<typeof readRows>) => ReturnType<typeof readRows>): string {
@@ -29,7 +40,10 @@ function doctored(edit: (rows: ReturnType<typeof readRows>) => ReturnType<typeof
 describe('handoff-eval gate against the committed baseline', () => {
   it('passes a fresh run of the gate fixture (exit 0)', () => {
     const r = gate(runDir);
-    expect(r.code, `${r.stdout}\n${r.stderr}\nIf a strategy or the sim changed on purpose: npm run gate:baseline (docs/ci.md)`).toBe(0);
+    expect(
+      r.code,
+      `${r.stdout}\n${r.stderr}\nIf a strategy or the sim changed on purpose: npm run gate:baseline (docs/ci.md)`,
+    ).toBe(0);
     expect(r.stdout).toMatch(/^## handoff-eval gate: pass/);
     expect(r.stdout).toMatch(/36 checks: 36 pass, 0 regression, 0 cannot evaluate/);
   });
@@ -49,14 +63,29 @@ describe('handoff-eval gate against the committed baseline', () => {
     const failed = r.stdout.split('\n').filter((l) => l.includes('**regression**'));
     expect(failed.length).toBeGreaterThan(0);
     // Only the arms on the degraded strategy fail; inline and full-transcript arms are untouched.
-    for (const l of failed) expect(l).toMatch(/^\| gate-(return \| brick|escalation \| esc-brick) \| caveat_carrying/);
+    for (const l of failed)
+      expect(l).toMatch(/^\| gate-(return \| brick|escalation \| esc-brick) \| caveat_carrying/);
   });
 
   it('fails a doctored journal whose handoff grew or whose cells failed (exit 1)', () => {
-    const grown = gate(doctored((rows) => rows.map((r) => (r.arm === 'full-transcript' ? { ...r, handoff_tokens: Math.round(r.handoff_tokens * 1.25) } : r))));
+    const grown = gate(
+      doctored((rows) =>
+        rows.map((r) =>
+          r.arm === 'full-transcript' ? { ...r, handoff_tokens: Math.round(r.handoff_tokens * 1.25) } : r,
+        ),
+      ),
+    );
     expect(grown.code, grown.stdout).toBe(1);
-    expect(grown.stdout).toMatch(/\| gate-return \| full-transcript \| handoff tokens \(mean\) \| \d+ \| \d+ \| \+2[45]\.\d% \| ≤ \+5% \| \*\*regression\*\*/);
-    const failing = gate(doctored((rows) => rows.map((r, i) => (i === 0 ? { ...r, status: 'error', error: 'planted', error_code: 'internal' } : r))));
+    expect(grown.stdout).toMatch(
+      /\| gate-return \| full-transcript \| handoff tokens \(mean\) \| \d+ \| \d+ \| \+2[45]\.\d% \| ≤ \+5% \| \*\*regression\*\*/,
+    );
+    const failing = gate(
+      doctored((rows) =>
+        rows.map((r, i) =>
+          i === 0 ? { ...r, status: 'error', error: 'planted', error_code: 'internal' } : r,
+        ),
+      ),
+    );
     expect(failing.code, failing.stdout).toBe(1);
     expect(failing.stdout).toMatch(/error rate .*\*\*regression\*\* — 1\/\d+ cells failed/);
   });
@@ -70,7 +99,9 @@ describe('handoff-eval gate against the committed baseline', () => {
   it('cannot evaluate a run missing an arm of the baseline, or with too few cells (exit 2)', () => {
     const partial = gate(doctored((rows) => rows.filter((r) => r.arm !== 'esc-brick')));
     expect(partial.code).toBe(2);
-    expect(partial.stdout).toContain('| gate-escalation | esc-brick | cells | 6 | 0 | – | – | **cannot evaluate** — arm in the baseline but not in the run |');
+    expect(partial.stdout).toContain(
+      '| gate-escalation | esc-brick | cells | 6 | 0 | – | – | **cannot evaluate** — arm in the baseline but not in the run |',
+    );
     const dir = tempDir('cfg');
     writeFileSync(join(dir, 'gate.config.ts'), `export default { gate: { minCells: 50 } };\n`);
     const few = gate(runDir, { config: join(dir, 'gate.config.ts') });
@@ -83,8 +114,16 @@ describe('handoff-eval gate against the committed baseline', () => {
     const text = readFileSync(committedBaseline, 'utf8');
     const cases: [string, string | null, RegExp][] = [
       ['missing.json', null, /missing\.json: not found/],
-      ['old.json', text.replace('handoff-eval/baseline@1', 'handoff-eval/baseline@0'), /old\.json: schema: expected "handoff-eval\/baseline@1", got "handoff-eval\/baseline@0"/],
-      ['shape.json', text.replace('"errorRate": 0,', '"errorRate": "none",'), /shape\.json: suites\[0\]\.arms\[0\]\.errorRate: must be number/],
+      [
+        'old.json',
+        text.replace('handoff-eval/baseline@1', 'handoff-eval/baseline@0'),
+        /old\.json: schema: expected "handoff-eval\/baseline@1", got "handoff-eval\/baseline@0"/,
+      ],
+      [
+        'shape.json',
+        text.replace('"errorRate": 0,', '"errorRate": "none",'),
+        /shape\.json: suites\[0\]\.arms\[0\]\.errorRate: must be number/,
+      ],
     ]; // torn JSON and the other shapes: baseline.test.ts
     for (const [name, body, message] of cases) {
       if (body !== null) writeFileSync(join(dir, name), body);
@@ -106,6 +145,9 @@ describe('handoff-eval baseline', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/2 suite\(s\), 6 arm\(s\), 42 cells/);
     const strip = (t: string) => t.replace(/"runId": "[^"]*"/, '"runId": "…"');
-    expect(strip(readFileSync(out, 'utf8')), 'the committed baseline is stale: npm run gate:baseline (docs/ci.md)').toBe(strip(readFileSync(committedBaseline, 'utf8')));
+    expect(
+      strip(readFileSync(out, 'utf8')),
+      'the committed baseline is stale: npm run gate:baseline (docs/ci.md)',
+    ).toBe(strip(readFileSync(committedBaseline, 'utf8')));
   });
 });

@@ -1,11 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import type { ResultRow } from '../../harness/types.ts';
 import { ConfigError } from '../../harness/errors.ts';
-import { createBaseline, evaluateGate, resolveGateThresholds, type GateCheck, type ResolvedGateThresholds } from '../../harness/gate/index.ts';
+import {
+  createBaseline,
+  evaluateGate,
+  resolveGateThresholds,
+  type GateCheck,
+  type ResolvedGateThresholds,
+} from '../../harness/gate/index.ts';
 import { syntheticRows } from '../reports/synthetic.ts';
 
-const thresholds: ResolvedGateThresholds = { minMean: {}, maxDrop: 0.25, maxTokenGrowthPct: 10, maxErrorRate: 0.02, minCells: 6 };
-const spec = { seed: 5, cases: 8, reps: 2, arms: ['inline', 'summary'], suite: 'ledgerline', criteria: ['correctness', 'caveat_carrying'] };
+const thresholds: ResolvedGateThresholds = {
+  minMean: {},
+  maxDrop: 0.25,
+  maxTokenGrowthPct: 10,
+  maxErrorRate: 0.02,
+  minCells: 6,
+};
+const spec = {
+  seed: 5,
+  cases: 8,
+  reps: 2,
+  arms: ['inline', 'summary'],
+  suite: 'ledgerline',
+  criteria: ['correctness', 'caveat_carrying'],
+};
 const before = syntheticRows(spec);
 const baseline = createBaseline(before);
 
@@ -38,7 +57,10 @@ describe('evaluateGate', () => {
   });
 
   it('counts a drop beyond maxDrop when the paired interval excludes zero', () => {
-    const run = edited('summary', (r) => ({ ...r, scores: { ...r.scores, correctness: r.scores.correctness! - 1 } }));
+    const run = edited('summary', (r) => ({
+      ...r,
+      scores: { ...r.scores, correctness: r.scores.correctness! - 1 },
+    }));
     const r = evaluateGate(run, baseline, thresholds);
     const c = find(r.checks, 'summary', 'drop', 'correctness');
     expect(c.delta).toBeCloseTo(-1, 10);
@@ -46,12 +68,17 @@ describe('evaluateGate', () => {
     expect(c.verdict).toBe('regression');
     expect(find(r.checks, 'summary', 'drop', 'caveat_carrying').verdict).toBe('pass');
     expect(r.verdict).toBe('regression');
-    expect(r.notes).toContain("16 of 64 scores differ from the baseline's same cell (a sim run of an unchanged harness reproduces every score exactly)");
+    expect(r.notes).toContain(
+      "16 of 64 scores differ from the baseline's same cell (a sim run of an unchanged harness reproduces every score exactly)",
+    );
   });
 
   it('does not count a larger mean drop whose interval includes zero (within noise)', () => {
     // Per case, the differences alternate −3 and +2: mean −0.5 (twice maxDrop) but no consistent direction.
-    const run = edited('summary', (r, i) => ({ ...r, scores: { ...r.scores, correctness: r.scores.correctness! + (Math.floor(i / 2) % 2 === 0 ? -3 : 2) } }));
+    const run = edited('summary', (r, i) => ({
+      ...r,
+      scores: { ...r.scores, correctness: r.scores.correctness! + (Math.floor(i / 2) % 2 === 0 ? -3 : 2) },
+    }));
     const r = evaluateGate(run, baseline, thresholds);
     const c = find(r.checks, 'summary', 'drop', 'correctness');
     expect(c.delta).toBeCloseTo(-0.5, 10);
@@ -63,7 +90,10 @@ describe('evaluateGate', () => {
   });
 
   it('does not count a consistent drop no larger than maxDrop', () => {
-    const run = edited('summary', (r) => ({ ...r, scores: { ...r.scores, correctness: r.scores.correctness! - 0.2 } }));
+    const run = edited('summary', (r) => ({
+      ...r,
+      scores: { ...r.scores, correctness: r.scores.correctness! - 0.2 },
+    }));
     const c = find(evaluateGate(run, baseline, thresholds).checks, 'summary', 'drop', 'correctness');
     expect(c.ci![1]).toBeLessThan(0);
     expect(c.verdict).toBe('pass');
@@ -79,9 +109,14 @@ describe('evaluateGate', () => {
   });
 
   it('fails an error rate above maxErrorRate', () => {
-    const run = edited('inline', (r, i) => (i === 0 ? { ...r, status: 'error', error: 'boom', error_code: 'internal', scores: {} } : r));
+    const run = edited('inline', (r, i) =>
+      i === 0 ? { ...r, status: 'error', error: 'boom', error_code: 'internal', scores: {} } : r,
+    );
     const strict = evaluateGate(run, baseline, thresholds);
-    expect(find(strict.checks, 'inline', 'error-rate')).toMatchObject({ current: 1 / 16, verdict: 'regression' });
+    expect(find(strict.checks, 'inline', 'error-rate')).toMatchObject({
+      current: 1 / 16,
+      verdict: 'regression',
+    });
     expect(strict.verdict).toBe('regression');
     expect(evaluateGate(run, baseline, { ...thresholds, maxErrorRate: 0.1 }).verdict).toBe('pass');
   });
@@ -89,12 +124,17 @@ describe('evaluateGate', () => {
   it('cannot evaluate with fewer paired cells than minCells', () => {
     const r = evaluateGate(before, baseline, { ...thresholds, minCells: 17, minMean: { correctness: 1 } });
     expect(r.verdict).toBe('cannot evaluate');
-    expect(find(r.checks, 'inline', 'drop', 'correctness')).toMatchObject({ verdict: 'cannot evaluate', reason: '16 paired cells < minCells 17' });
+    expect(find(r.checks, 'inline', 'drop', 'correctness')).toMatchObject({
+      verdict: 'cannot evaluate',
+      reason: '16 paired cells < minCells 17',
+    });
     expect(find(r.checks, 'inline', 'min-mean', 'correctness').verdict).toBe('cannot evaluate');
   });
 
   it('reports a regression over checks it cannot evaluate', () => {
-    const run = edited('summary', (r, i) => (i < 4 ? { ...r, status: 'error', error: 'boom', error_code: 'internal', scores: {} } : r));
+    const run = edited('summary', (r, i) =>
+      i < 4 ? { ...r, status: 'error', error: 'boom', error_code: 'internal', scores: {} } : r,
+    );
     const r = evaluateGate(run, baseline, { ...thresholds, minCells: 17 });
     expect(find(r.checks, 'summary', 'error-rate').verdict).toBe('regression');
     expect(r.checks.some((c) => c.verdict === 'cannot evaluate')).toBe(true);
@@ -113,24 +153,44 @@ describe('evaluateGate', () => {
     const run = before.filter((r) => r.arm === 'inline');
     const r = evaluateGate(run, baseline, { ...thresholds, minMean: { corectness: 3 } });
     expect(r.verdict).toBe('cannot evaluate');
-    expect(find(r.checks, 'summary', 'coverage')).toMatchObject({ verdict: 'cannot evaluate', reason: 'arm in the baseline but not in the run' });
-    expect(r.checks.find((c) => c.criterion === 'corectness')).toMatchObject({ verdict: 'cannot evaluate', reason: 'no suite in the run scores corectness' });
+    expect(find(r.checks, 'summary', 'coverage')).toMatchObject({
+      verdict: 'cannot evaluate',
+      reason: 'arm in the baseline but not in the run',
+    });
+    expect(r.checks.find((c) => c.criterion === 'corectness')).toMatchObject({
+      verdict: 'cannot evaluate',
+      reason: 'no suite in the run scores corectness',
+    });
   });
 
   it('pairs on case × rep: a run with the baseline cells reordered and re-journalled is the same run', () => {
     const run = [...before].reverse().concat(before.slice(0, 5));
-    expect(evaluateGate(run, baseline, thresholds).checks).toEqual(evaluateGate(before, baseline, thresholds).checks);
+    expect(evaluateGate(run, baseline, thresholds).checks).toEqual(
+      evaluateGate(before, baseline, thresholds).checks,
+    );
   });
 });
 
 describe('resolveGateThresholds', () => {
-  const ok = { minMean: { correctness: 3 }, maxDrop: 0.25, maxTokenGrowthPct: 10, maxErrorRate: 0.02, minCells: 6 };
+  const ok = {
+    minMean: { correctness: 3 },
+    maxDrop: 0.25,
+    maxTokenGrowthPct: 10,
+    maxErrorRate: 0.02,
+    minCells: 6,
+  };
   it('accepts the defaults and names the field of a bad value', () => {
     expect(resolveGateThresholds(ok, 'eval.config.ts')).toEqual(ok);
-    expect(() => resolveGateThresholds({ ...ok, maxDrop: -1 }, 'eval.config.ts')).toThrow(/eval\.config\.ts: gate\.maxDrop: must be a number/);
-    expect(() => resolveGateThresholds({ ...ok, minMean: { correctness: 7 } }, 'x.ts')).toThrow(/gate\.minMean\.correctness/);
+    expect(() => resolveGateThresholds({ ...ok, maxDrop: -1 }, 'eval.config.ts')).toThrow(
+      /eval\.config\.ts: gate\.maxDrop: must be a number/,
+    );
+    expect(() => resolveGateThresholds({ ...ok, minMean: { correctness: 7 } }, 'x.ts')).toThrow(
+      /gate\.minMean\.correctness/,
+    );
     expect(() => resolveGateThresholds({ ...ok, minCells: 0 }, 'x.ts')).toThrow(ConfigError);
     expect(() => resolveGateThresholds({ ...ok, maxErrorRate: 2 }, 'x.ts')).toThrow(/gate\.maxErrorRate/);
-    expect(() => resolveGateThresholds({ ...ok, maxdrop: 1 } as never, 'x.ts')).toThrow(/gate\.maxdrop: unknown field/);
+    expect(() => resolveGateThresholds({ ...ok, maxdrop: 1 } as never, 'x.ts')).toThrow(
+      /gate\.maxdrop: unknown field/,
+    );
   });
 });

@@ -33,7 +33,10 @@ export function runFixture(args: string[] = [], config = gateConfig): string {
 }
 
 export function readRows(dir: string): ResultRow[] {
-  return readFileSync(join(dir, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ResultRow);
+  return readFileSync(join(dir, 'results.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as ResultRow);
 }
 
 export function writeRows(dir: string, rows: readonly ResultRow[]): void {

@@ -25,7 +25,8 @@ describe('run --shard i/n', () => {
       expect([...union].sort(), `n=${n}: union`).toEqual([...all].sort());
       // Plan order is kept inside a shard (the runner schedules in that order).
       for (const s of shards) expect(s).toEqual(all.filter((id) => s.includes(id)));
-      if (n <= 3) for (const s of shards) expect(s.length, `n=${n}: no empty shard on 63 cells`).toBeGreaterThan(0);
+      if (n <= 3)
+        for (const s of shards) expect(s.length, `n=${n}: no empty shard on 63 cells`).toBeGreaterThan(0);
     }
   });
 
@@ -42,6 +43,7 @@ describe('run --shard i/n', () => {
   });
 
   it('rejects a malformed --shard', () => {
-    for (const bad of ['0/3', '4/3', '1/0', '1', 'a/b', '1/3/2']) expect(() => resolveConfig({}, { shard: bad }), bad).toThrow(/--shard: must be i\/n/);
+    for (const bad of ['0/3', '4/3', '1/0', '1', 'a/b', '1/3/2'])
+      expect(() => resolveConfig({}, { shard: bad }), bad).toThrow(/--shard: must be i\/n/);
   });
 });

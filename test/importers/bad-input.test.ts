@@ -21,7 +21,12 @@ function importError(file: string, options: ImportOptions = {}): ImportError {
   throw new Error(`expected ${file} to fail`);
 }
 
-const session = jsonl(user('go'), assistant('m1', use('c1')), user([result('c1')]), assistant('m2', text('done')));
+const session = jsonl(
+  user('go'),
+  assistant('m1', use('c1')),
+  user([result('c1')]),
+  assistant('m2', text('done')),
+);
 
 describe('truncated input', () => {
   it('a cut-off LAST line of a JSONL session is a counted skip', () => {
@@ -39,7 +44,16 @@ describe('truncated input', () => {
   });
 
   it('a truncated JSON document names the line where it breaks', () => {
-    const doc = JSON.stringify({ messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }] }, null, 2);
+    const doc = JSON.stringify(
+      {
+        messages: [
+          { role: 'user', content: 'a' },
+          { role: 'assistant', content: 'b' },
+        ],
+      },
+      null,
+      2,
+    );
     for (const options of [{ from: 'openai' as const }, {}]) {
       const e = importError(write('c.json', doc.slice(0, doc.length - 30)), options);
       expect(e.line).toBe(doc.slice(0, doc.length - 30).split('\n').length);
@@ -48,27 +62,53 @@ describe('truncated input', () => {
   });
 
   it('a middle OpenHands line cut off is an error; the last one is skipped', () => {
-    const line = JSON.stringify({ instance_id: 'a', history: [{ id: 1, source: 'user', action: 'message', args: { content: 'x' } }] });
+    const line = JSON.stringify({
+      instance_id: 'a',
+      history: [{ id: 1, source: 'user', action: 'message', args: { content: 'x' } }],
+    });
     expect(importError(write('o.jsonl', `${line}\n${line.slice(0, 30)}\n${line}\n`)).line).toBe(2);
-    expect(importTranscript(write('o.jsonl', `${line}\n${line.slice(0, 30)}`)).stats.skipped).toEqual({ truncated_line: 1 });
+    expect(importTranscript(write('o.jsonl', `${line}\n${line.slice(0, 30)}`)).stats.skipped).toEqual({
+      truncated_line: 1,
+    });
   });
 });
 
 describe('unknown block types', () => {
   it('Claude Code: the line of the unknown block', () => {
-    const file = write('s.jsonl', jsonl(user('go'), assistant('m1', text('hi')), assistant('m1', { type: 'server_tool_use', id: 'x', name: 'web_search' })));
+    const file = write(
+      's.jsonl',
+      jsonl(
+        user('go'),
+        assistant('m1', text('hi')),
+        assistant('m1', { type: 'server_tool_use', id: 'x', name: 'web_search' }),
+      ),
+    );
     const e = importError(file);
     expect(e.line).toBe(3);
     expect(e.message).toContain('message.content[0]: unknown content block type "server_tool_use"');
   });
 
   it('Claude Code: an unknown block inside a tool result', () => {
-    const file = write('s.jsonl', jsonl(user('go'), assistant('m1', use('c1')), user([result('c1', [{ type: 'hologram' }])])));
-    expect(importError(file).message).toMatch(/:3: message\.content\[0\]\.content\[0\]: unknown tool result block type "hologram"/);
+    const file = write(
+      's.jsonl',
+      jsonl(user('go'), assistant('m1', use('c1')), user([result('c1', [{ type: 'hologram' }])])),
+    );
+    expect(importError(file).message).toMatch(
+      /:3: message\.content\[0\]\.content\[0\]: unknown tool result block type "hologram"/,
+    );
   });
 
   it('Anthropic JSON: the line where the unknown block starts', () => {
-    const doc = JSON.stringify({ messages: [{ role: 'user', content: 'go' }, { role: 'assistant', content: [{ type: 'text', text: 'a' }, { type: 'mystery' }] }] }, null, 2);
+    const doc = JSON.stringify(
+      {
+        messages: [
+          { role: 'user', content: 'go' },
+          { role: 'assistant', content: [{ type: 'text', text: 'a' }, { type: 'mystery' }] },
+        ],
+      },
+      null,
+      2,
+    );
     const e = importError(write('a.json', doc), { from: 'anthropic' });
     // The block's "{" is on the line before its "type": "mystery" line.
     expect(e.line).toBe(doc.split('\n').findIndex((l) => l.includes('"mystery"')));
@@ -77,7 +117,14 @@ describe('unknown block types', () => {
 });
 
 describe('a file of another format', () => {
-  const openaiDoc = JSON.stringify([{ role: 'system', content: 's' }, { role: 'user', content: 'hi' }], null, 2);
+  const openaiDoc = JSON.stringify(
+    [
+      { role: 'system', content: 's' },
+      { role: 'user', content: 'hi' },
+    ],
+    null,
+    2,
+  );
 
   it('--from openai on a Claude Code JSONL: line 2, with a JSONL hint', () => {
     const e = importError(write('s.jsonl', session), { from: 'openai' });
@@ -92,12 +139,18 @@ describe('a file of another format', () => {
   });
 
   it('--from openhands on a Claude Code session', () => {
-    expect(importError(write('s.jsonl', session), { from: 'openhands' }).message).toMatch(/:1: not an OpenHands EvalOutput line/);
+    expect(importError(write('s.jsonl', session), { from: 'openhands' }).message).toMatch(
+      /:1: not an OpenHands EvalOutput line/,
+    );
   });
 
   it('--from inspect / swe-agent on an OpenAI document', () => {
-    expect(importError(write('c.json', openaiDoc), { from: 'inspect' }).message).toMatch(/:1: not an inspect_ai EvalLog/);
-    expect(importError(write('c.json', openaiDoc), { from: 'swe-agent' }).message).toMatch(/:1: not a SWE-agent trajectory/);
+    expect(importError(write('c.json', openaiDoc), { from: 'inspect' }).message).toMatch(
+      /:1: not an inspect_ai EvalLog/,
+    );
+    expect(importError(write('c.json', openaiDoc), { from: 'swe-agent' }).message).toMatch(
+      /:1: not a SWE-agent trajectory/,
+    );
   });
 
   it('--from anthropic on OpenAI messages: the line of the offending role', () => {
@@ -107,14 +160,26 @@ describe('a file of another format', () => {
   });
 
   it('auto detection that recognises nothing says so', () => {
-    expect(importError(write('x.json', JSON.stringify({ hello: 'world' }))).message).toMatch(/unrecognised transcript format; pass --from/);
-    expect(importError(write('x.txt', 'just some notes\nmore')).message).toMatch(/:1: invalid JSON \(neither a JSON document nor JSON Lines\)/);
+    expect(importError(write('x.json', JSON.stringify({ hello: 'world' }))).message).toMatch(
+      /unrecognised transcript format; pass --from/,
+    );
+    expect(importError(write('x.txt', 'just some notes\nmore')).message).toMatch(
+      /:1: invalid JSON \(neither a JSON document nor JSON Lines\)/,
+    );
   });
 });
 
 describe('missing and unsupported inputs', () => {
   it('a missing file, for auto and for each explicit format', () => {
-    for (const from of ['auto', 'claude-code', 'openai', 'anthropic', 'swe-agent', 'openhands', 'inspect'] as const) {
+    for (const from of [
+      'auto',
+      'claude-code',
+      'openai',
+      'anthropic',
+      'swe-agent',
+      'openhands',
+      'inspect',
+    ] as const) {
       const file = join(tempFiles({}), 'nope.json');
       expect(importError(file, { from }).message).toMatch(/no such file/);
     }
@@ -122,7 +187,10 @@ describe('missing and unsupported inputs', () => {
 
   it('an inspect .eval zip asks for conversion; a sample out of range lists the count', () => {
     expect(importError(write('log.eval', 'PK…')).message).toMatch(/inspect log convert --to json/);
-    const log = write('log.json', JSON.stringify({ version: 2, eval: { model: 'm' }, samples: [{ id: 1, messages: [] }] }));
+    const log = write(
+      'log.json',
+      JSON.stringify({ version: 2, eval: { model: 'm' }, samples: [{ id: 1, messages: [] }] }),
+    );
     expect(importError(log, { sample: 3 }).message).toMatch(/no sample 3; this log has 1/);
   });
 });

@@ -12,8 +12,17 @@ describe('Claude Code compaction and noise', () => {
       's.jsonl': jsonl(
         user('old task'),
         assistant('m1', text('old answer')),
-        { type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', sessionId: session, compactMetadata: { trigger: 'auto' } },
-        user('This session is being continued… Summary: did X.', { isCompactSummary: true, isVisibleInTranscriptOnly: true }),
+        {
+          type: 'system',
+          subtype: 'compact_boundary',
+          content: 'Conversation compacted',
+          sessionId: session,
+          compactMetadata: { trigger: 'auto' },
+        },
+        user('This session is being continued… Summary: did X.', {
+          isCompactSummary: true,
+          isVisibleInTranscriptOnly: true,
+        }),
         user('next task'),
       ),
     });
@@ -32,7 +41,9 @@ describe('Claude Code compaction and noise', () => {
       's.jsonl': jsonl(
         { type: 'permission-mode', permissionMode: 'default', sessionId: session },
         { type: 'file-history-snapshot', messageId: 'x', snapshot: {} },
-        user('<command-message>review</command-message>\n<command-name>/review</command-name>\n<command-args>PR 12</command-args>'),
+        user(
+          '<command-message>review</command-message>\n<command-name>/review</command-name>\n<command-args>PR 12</command-args>',
+        ),
         user([text('Expanded slash command prompt…')], { isMeta: true }),
         user('<system-reminder>be nice</system-reminder>'),
         user([text('<ide_opened_file>a.ts</ide_opened_file>'), text('fix the bug')]),
@@ -65,14 +76,31 @@ describe('Claude Code subagents', () => {
   const parent = (agentId?: string) =>
     jsonl(
       user('research'),
-      assistant('m1', use('spawn1', 'Task', { description: 'look', subagent_type: 'general-purpose', prompt: 'Find the thing.' })),
-      user([result('spawn1', [text('Found it.')])], agentId ? { toolUseResult: { agentId, status: 'completed' } } : {}),
+      assistant(
+        'm1',
+        use('spawn1', 'Task', {
+          description: 'look',
+          subagent_type: 'general-purpose',
+          prompt: 'Find the thing.',
+        }),
+      ),
+      user(
+        [result('spawn1', [text('Found it.')])],
+        agentId ? { toolUseResult: { agentId, status: 'completed' } } : {},
+      ),
       assistant('m2', text('Child says found.')),
     );
   /** A subagent chain: sidechain lines threaded by parentUuid from a root with parentUuid null. */
   const child = (prompt = 'Find the thing.') => {
-    const lines = [user(prompt), assistant('c1', use('k1', 'Grep')), user([result('k1')]), assistant('c2', text('Found it.'))];
-    lines.forEach((l, i) => Object.assign(l, { isSidechain: true, parentUuid: i === 0 ? null : lines[i - 1]!.uuid }));
+    const lines = [
+      user(prompt),
+      assistant('c1', use('k1', 'Grep')),
+      user([result('k1')]),
+      assistant('c2', text('Found it.')),
+    ];
+    lines.forEach((l, i) =>
+      Object.assign(l, { isSidechain: true, parentUuid: i === 0 ? null : lines[i - 1]!.uuid }),
+    );
     return jsonl(...lines);
   };
 
@@ -81,7 +109,10 @@ describe('Claude Code subagents', () => {
       'sess-1.jsonl': parent('abc'),
       // A different prompt proves the link is the agentId, not the text.
       'sess-1/subagents/agent-abc.jsonl': child('Reworded prompt.'),
-      'sess-1/subagents/agent-abc.meta.json': JSON.stringify({ agentType: 'general-purpose', description: 'look' }),
+      'sess-1/subagents/agent-abc.meta.json': JSON.stringify({
+        agentType: 'general-purpose',
+        description: 'look',
+      }),
       'sess-1/subagents/agent-acompact-1.jsonl': child('Summarise the conversation'),
     });
     for (const path of [join(dir, 'sess-1.jsonl'), join(dir, 'sess-1'), dir]) {
@@ -90,14 +121,21 @@ describe('Claude Code subagents', () => {
       expect(kid.meta).toMatchObject({ agentId: 'abc', agentType: 'general-purpose', spawnedBy: 'spawn1' });
       expect(kid.agents).toEqual({ 'general-purpose-1': { role: 'child', model: 'claude-test' } });
       expect(transcript.agents.main?.role).toBe('parent');
-      expect(stats).toMatchObject({ children: 1, toolCalls: 2, pairedResults: 2, skipped: { unlinked_subagent: 1 } });
+      expect(stats).toMatchObject({
+        children: 1,
+        toolCalls: 2,
+        pairedResults: 2,
+        skipped: { unlinked_subagent: 1 },
+      });
       expect(transcript.meta?.unlinkedSubagents).toEqual(['acompact-1']);
       expect(pairingProblems(transcript, stats)).toEqual([]);
     }
   });
 
   it('v2.0: agent-<id>.jsonl next to the session, same sessionId, linked by prompt', () => {
-    const other = jsonl(user('Find the thing.', { isSidechain: true, parentUuid: null, sessionId: 'someone-else' }));
+    const other = jsonl(
+      user('Find the thing.', { isSidechain: true, parentUuid: null, sessionId: 'someone-else' }),
+    );
     const dir = tempFiles({ 'sess-1.jsonl': parent(), 'agent-x1.jsonl': child(), 'agent-x2.jsonl': other });
     const { transcript, stats } = importTranscript(join(dir, 'sess-1.jsonl'));
     expect(transcript.children!.spawn1!.meta).toMatchObject({ agentId: 'x1' });
@@ -110,7 +148,12 @@ describe('Claude Code subagents', () => {
     const dir = tempFiles({ 's.jsonl': parent() + child(), 'solo/agent-solo.jsonl': child() });
     const { transcript, stats } = importTranscript(join(dir, 's.jsonl'));
     expect(transcript.messages).toHaveLength(4);
-    expect(transcript.children!.spawn1!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(transcript.children!.spawn1!.messages.map((m) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+    ]);
     expect(stats).toMatchObject({ messages: 8, children: 1 });
     const solo = importTranscript(join(dir, 'solo/agent-solo.jsonl'));
     expect(solo.stats).toMatchObject({ messages: 4, children: 0 });

@@ -20,7 +20,14 @@ async function run(argv: string[]): Promise<{ stdout: string; stderr: string }> 
 
 afterEach(() => vi.restoreAllMocks());
 
-const dir = tempFiles({ 's.jsonl': jsonl(user('go'), assistant('m1', use('c1')), user([result('c1')]), assistant('m2', text('done'))) });
+const dir = tempFiles({
+  's.jsonl': jsonl(
+    user('go'),
+    assistant('m1', use('c1')),
+    user([result('c1')]),
+    assistant('m2', text('done')),
+  ),
+});
 const session = join(dir, 's.jsonl');
 
 describe('handoff-eval import', () => {
@@ -28,8 +35,24 @@ describe('handoff-eval import', () => {
     const { stdout } = await run(['import', session, '--stats']);
     expect(stdout.trim().split('\n')).toHaveLength(1);
     const stats = JSON.parse(stdout) as Record<string, unknown>;
-    expect(Object.keys(stats)).toEqual(['format', 'messages', 'toolCalls', 'pairedResults', 'orphans', 'children', 'skipped']);
-    expect(stats).toEqual({ format: 'claude-code', messages: 4, toolCalls: 1, pairedResults: 1, orphans: 0, children: 0, skipped: {} });
+    expect(Object.keys(stats)).toEqual([
+      'format',
+      'messages',
+      'toolCalls',
+      'pairedResults',
+      'orphans',
+      'children',
+      'skipped',
+    ]);
+    expect(stats).toEqual({
+      format: 'claude-code',
+      messages: 4,
+      toolCalls: 1,
+      pairedResults: 1,
+      orphans: 0,
+      children: 0,
+      skipped: {},
+    });
   });
 
   it('without --out prints the normalised transcript', async () => {
@@ -53,10 +76,18 @@ describe('handoff-eval import', () => {
     await expect(run(['import', session, '--from', 'openai'])).rejects.toThrow(/s\.jsonl:2: invalid JSON/);
   });
 
-  it.skipIf(sharedMissing)('--instance and --sample reach the importers (real files; skipped without the shared transcripts)', async () => {
-    const oh = JSON.parse((await run(['import', shared('openhands-multiswe-ponyc.jsonl'), '--instance', '2', '--stats'])).stdout) as { toolCalls: number };
-    expect(oh.toolCalls).toBe(49);
-    const inspect = JSON.parse((await run(['import', shared('inspect-browser-gpt4omini.json'), '--sample', '0', '--stats'])).stdout) as { format: string };
-    expect(inspect.format).toBe('inspect');
-  });
+  it.skipIf(sharedMissing)(
+    '--instance and --sample reach the importers (real files; skipped without the shared transcripts)',
+    async () => {
+      const oh = JSON.parse(
+        (await run(['import', shared('openhands-multiswe-ponyc.jsonl'), '--instance', '2', '--stats']))
+          .stdout,
+      ) as { toolCalls: number };
+      expect(oh.toolCalls).toBe(49);
+      const inspect = JSON.parse(
+        (await run(['import', shared('inspect-browser-gpt4omini.json'), '--sample', '0', '--stats'])).stdout,
+      ) as { format: string };
+      expect(inspect.format).toBe('inspect');
+    },
+  );
 });

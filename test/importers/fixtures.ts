@@ -4,7 +4,11 @@ const next = (): string => `u${++uuid}`;
 
 export const session = 'sess-1';
 
-export function assistant(messageId: string, block: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function assistant(
+  messageId: string,
+  block: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     type: 'assistant',
     uuid: next(),
@@ -19,7 +23,12 @@ export function user(content: unknown, extra: Record<string, unknown> = {}): Rec
 }
 
 export const text = (t: string) => ({ type: 'text', text: t });
-export const use = (id: string, name = 'Bash', input: Record<string, unknown> = { command: 'ls' }) => ({ type: 'tool_use', id, name, input });
+export const use = (id: string, name = 'Bash', input: Record<string, unknown> = { command: 'ls' }) => ({
+  type: 'tool_use',
+  id,
+  name,
+  input,
+});
 export const result = (id: string, content: unknown = `out of ${id}`, isError = false) => ({
   type: 'tool_result',
   tool_use_id: id,

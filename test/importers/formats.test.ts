@@ -9,8 +9,18 @@ const write = (name: string, content: string): string => join(tempFiles({ [name]
 describe('OpenAI variants', () => {
   const messages = [
     { role: 'system', content: 'policy' },
-    { role: 'user', content: [{ type: 'text', text: 'see' }, { type: 'image_url', image_url: { url: 'x' } }] },
-    { role: 'assistant', content: null, tool_calls: [{ id: 'k', type: 'function', function: { name: 'f', arguments: '{not json' } }] },
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'see' },
+        { type: 'image_url', image_url: { url: 'x' } },
+      ],
+    },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'k', type: 'function', function: { name: 'f', arguments: '{not json' } }],
+    },
     { role: 'tool', tool_call_id: 'k', content: 'Error: bad arguments' },
   ];
 
@@ -27,12 +37,31 @@ describe('OpenAI variants', () => {
     expect(transcript.messages[1]!.toolCalls![0]!.input).toBe('{not json');
     // No error flag in the format: "Error: …" text stays a plain result.
     expect(transcript.messages[2]!.toolResults).toEqual([{ callId: 'k', content: 'Error: bad arguments' }]);
-    expect(stats).toMatchObject({ messages: 3, toolCalls: 1, pairedResults: 1, orphans: 0, skipped: { system: 1 } });
+    expect(stats).toMatchObject({
+      messages: 3,
+      toolCalls: 1,
+      pairedResults: 1,
+      orphans: 0,
+      skipped: { system: 1 },
+    });
   });
 
   it('tells Anthropic from OpenAI by blocks and roles', () => {
-    expect(detectFormat(write('a.json', JSON.stringify([{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'x', content: 'y' }] }])))).toBe('anthropic');
-    expect(detectFormat(write('b.json', JSON.stringify({ system: 's', messages: [{ role: 'user', content: 'hi' }] })))).toBe('anthropic');
+    expect(
+      detectFormat(
+        write(
+          'a.json',
+          JSON.stringify([
+            { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'x', content: 'y' }] },
+          ]),
+        ),
+      ),
+    ).toBe('anthropic');
+    expect(
+      detectFormat(
+        write('b.json', JSON.stringify({ system: 's', messages: [{ role: 'user', content: 'hi' }] })),
+      ),
+    ).toBe('anthropic');
     expect(detectFormat(write('c.json', JSON.stringify([{ role: 'user', content: 'hi' }])))).toBe('openai');
   });
 });
@@ -51,10 +80,19 @@ describe('inspect_ai', () => {
           { role: 'user', content: [{ type: 'text', text: 'go' }] },
           {
             role: 'assistant',
-            content: [{ type: 'reasoning', reasoning: 'r' }, { type: 'text', text: 'calling' }],
+            content: [
+              { type: 'reasoning', reasoning: 'r' },
+              { type: 'text', text: 'calling' },
+            ],
             tool_calls: [{ id: 'c', function: 'bash', arguments: { cmd: 'ls' } }],
           },
-          { role: 'tool', tool_call_id: 'c', function: 'bash', content: '', error: { type: 'timeout', message: 'timed out' } },
+          {
+            role: 'tool',
+            tool_call_id: 'c',
+            function: 'bash',
+            content: '',
+            error: { type: 'timeout', message: 'timed out' },
+          },
         ],
       },
     ],
@@ -63,8 +101,13 @@ describe('inspect_ai', () => {
   it('--sample picks the sample; parts, reasoning and tool errors are mapped', () => {
     const { transcript, stats } = importTranscript(write('log.json', JSON.stringify(log)), { sample: 1 });
     expect(transcript.id).toBe('second');
-    expect(transcript.messages[1]).toMatchObject({ text: 'calling', toolCalls: [{ id: 'c', name: 'bash', input: { cmd: 'ls' } }] });
-    expect(transcript.messages[2]!.toolResults).toEqual([{ callId: 'c', content: 'timed out', isError: true }]);
+    expect(transcript.messages[1]).toMatchObject({
+      text: 'calling',
+      toolCalls: [{ id: 'c', name: 'bash', input: { cmd: 'ls' } }],
+    });
+    expect(transcript.messages[2]!.toolResults).toEqual([
+      { callId: 'c', content: 'timed out', isError: true },
+    ]);
     expect(stats.skipped).toEqual({ system: 1, reasoning: 1 });
   });
 
@@ -100,7 +143,13 @@ describe('OpenHands event stream', () => {
     history: [
       { id: 0, source: 'agent', action: 'system', args: { content: 'sys' } },
       { id: 1, source: 'user', action: 'message', args: { content: `fix ${id}` } },
-      { id: 2, source: 'agent', action: 'run', args: { command: 'ls', thought: 'Looking.' }, tool_call_metadata: tcm('t1') },
+      {
+        id: 2,
+        source: 'agent',
+        action: 'run',
+        args: { command: 'ls', thought: 'Looking.' },
+        tool_call_metadata: tcm('t1'),
+      },
       { id: 3, source: 'agent', observation: 'run', cause: 2, content: 'a b', tool_call_metadata: tcm('t1') },
       { id: 4, source: 'agent', action: 'edit', args: { command: 'bogus' }, tool_call_metadata: tcm('t2') },
       { id: 5, source: 'agent', observation: 'error', cause: null, content: 'Parameter command is invalid' },
@@ -112,13 +161,23 @@ describe('OpenHands event stream', () => {
   it('parallel actions of one model_response form one message; a cause-less error answers the unanswered preceding action', () => {
     const { transcript, stats } = importTranscript(write('out.jsonl', jsonl(instance('a'), instance('b'))));
     expect(transcript.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
-    expect(transcript.messages[1]).toMatchObject({ text: 'Looking.', toolCalls: [{ id: 't1', input: { command: 'ls' } }, { id: 't2', input: { command: 'bogus' } }] });
+    expect(transcript.messages[1]).toMatchObject({
+      text: 'Looking.',
+      toolCalls: [
+        { id: 't1', input: { command: 'ls' } },
+        { id: 't2', input: { command: 'bogus' } },
+      ],
+    });
     expect(transcript.messages[2]!.toolResults).toEqual([
       { callId: 't1', content: 'a b' },
       { callId: 't2', content: 'Parameter command is invalid', isError: true },
     ]);
     expect(stats).toMatchObject({ orphans: 0, skipped: { system: 1, 'observation:agent_state_changed': 1 } });
-    expect(transcript.meta).toMatchObject({ system: 'sys', instances: ['a', 'b'], orphanErrors: [{ event: 5, attachedTo: 't2', how: 'result' }] });
+    expect(transcript.meta).toMatchObject({
+      system: 'sys',
+      instances: ['a', 'b'],
+      orphanErrors: [{ event: 5, attachedTo: 't2', how: 'result' }],
+    });
     expect(pairingProblems(transcript, stats)).toEqual([]);
   });
 
@@ -126,6 +185,8 @@ describe('OpenHands event stream', () => {
     const file = write('out.jsonl', jsonl(instance('a'), instance('b')));
     expect(importTranscript(file, { instance: 'b' }).transcript.messages[0]!.text).toBe('fix b');
     expect(importTranscript(file, { instance: 1 }).transcript.messages[0]!.text).toBe('fix b');
-    expect(() => importTranscript(file, { instance: 'zzz' })).toThrow(/no instance "zzz"; this file has 2: 0=a, 1=b/);
+    expect(() => importTranscript(file, { instance: 'zzz' })).toThrow(
+      /no instance "zzz"; this file has 2: 0=a, 1=b/,
+    );
   });
 });

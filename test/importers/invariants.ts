@@ -15,11 +15,16 @@ export function pairingProblems(root: Transcript, stats: ImportStats): string[] 
     const callAt = new Map<string, number>();
     const resultSeen = new Set<string>();
     t.messages.forEach((m, i) => {
-      if (m.role !== 'user' && m.role !== 'assistant') problems.push(`${where}[${i}]: role ${String(m.role)}`);
-      if (m.agent === undefined || !(m.agent in t.agents)) problems.push(`${where}[${i}]: agent ${String(m.agent)} not in agents`);
-      if (m.toolCalls && m.role !== 'assistant') problems.push(`${where}[${i}]: tool calls in a ${m.role} message`);
-      if (m.toolResults && m.role !== 'user') problems.push(`${where}[${i}]: tool results in an ${m.role} message`);
-      if (!m.text && !m.toolCalls?.length && !m.toolResults?.length) problems.push(`${where}[${i}]: empty message`);
+      if (m.role !== 'user' && m.role !== 'assistant')
+        problems.push(`${where}[${i}]: role ${String(m.role)}`);
+      if (m.agent === undefined || !(m.agent in t.agents))
+        problems.push(`${where}[${i}]: agent ${String(m.agent)} not in agents`);
+      if (m.toolCalls && m.role !== 'assistant')
+        problems.push(`${where}[${i}]: tool calls in a ${m.role} message`);
+      if (m.toolResults && m.role !== 'user')
+        problems.push(`${where}[${i}]: tool results in an ${m.role} message`);
+      if (!m.text && !m.toolCalls?.length && !m.toolResults?.length)
+        problems.push(`${where}[${i}]: empty message`);
       for (const c of m.toolCalls ?? []) {
         if (callAt.has(c.id)) problems.push(`${where}[${i}]: duplicate call id ${c.id}`);
         callAt.set(c.id, i);
@@ -34,12 +39,17 @@ export function pairingProblems(root: Transcript, stats: ImportStats): string[] 
     });
     unanswered += callAt.size - resultSeen.size;
     for (const [callId, child] of Object.entries(t.children ?? {})) {
-      if (!callAt.has(callId)) problems.push(`${where}: child keyed by ${callId}, which is no call of the parent`);
+      if (!callAt.has(callId))
+        problems.push(`${where}: child keyed by ${callId}, which is no call of the parent`);
       visit(child, `${where}>${callId}`);
     }
   };
   visit(root, 'root');
-  if (stats.orphans !== unanswered + unmatched) problems.push(`stats.orphans ${stats.orphans} ≠ ${unanswered} unanswered calls + ${unmatched} unmatched results`);
-  if (stats.pairedResults !== answered) problems.push(`stats.pairedResults ${stats.pairedResults} ≠ ${answered}`);
+  if (stats.orphans !== unanswered + unmatched)
+    problems.push(
+      `stats.orphans ${stats.orphans} ≠ ${unanswered} unanswered calls + ${unmatched} unmatched results`,
+    );
+  if (stats.pairedResults !== answered)
+    problems.push(`stats.pairedResults ${stats.pairedResults} ≠ ${answered}`);
   return problems;
 }

@@ -27,7 +27,14 @@ describe('Claude Code pairing', () => {
       user([result('c2')]),
       assistant('m2', text('done')),
     );
-    expect(transcript.messages.map((m) => [m.role, m.text ?? '', (m.toolCalls ?? []).map((c) => c.id), (m.toolResults ?? []).map((r) => r.callId)])).toEqual([
+    expect(
+      transcript.messages.map((m) => [
+        m.role,
+        m.text ?? '',
+        (m.toolCalls ?? []).map((c) => c.id),
+        (m.toolResults ?? []).map((r) => r.callId),
+      ]),
+    ).toEqual([
       ['user', 'go', [], []],
       ['assistant', 'two calls', ['c1', 'c2'], []],
       ['user', '', [], ['c1', 'c2']],
@@ -57,9 +64,19 @@ describe('Claude Code pairing', () => {
   });
 
   it('an unanswered call and a result without a call are both counted as orphans, never dropped', () => {
-    const { transcript, stats } = importLines('s.jsonl', user('go'), assistant('m1', use('c1')), user([result('ghost')]), assistant('m2', use('c2')), user([result('c2')]));
+    const { transcript, stats } = importLines(
+      's.jsonl',
+      user('go'),
+      assistant('m1', use('c1')),
+      user([result('ghost')]),
+      assistant('m2', use('c2')),
+      user([result('c2')]),
+    );
     expect(stats).toMatchObject({ toolCalls: 2, pairedResults: 1, orphans: 2 });
-    expect(transcript.messages.flatMap((m) => m.toolResults ?? []).map((r) => r.callId)).toEqual(['ghost', 'c2']);
+    expect(transcript.messages.flatMap((m) => m.toolResults ?? []).map((r) => r.callId)).toEqual([
+      'ghost',
+      'c2',
+    ]);
     expect(pairingProblems(transcript, stats)).toEqual([]);
   });
 });
@@ -81,7 +98,10 @@ describe('OpenAI pairing', () => {
       { role: 'assistant', content: 'Rain in Oslo, sun in Rome.' },
     ]);
     expect(transcript.messages).toHaveLength(4);
-    expect(transcript.messages[1]!.toolCalls!.map((c) => c.input)).toEqual([{ city: 'Oslo' }, { city: 'Rome' }]);
+    expect(transcript.messages[1]!.toolCalls!.map((c) => c.input)).toEqual([
+      { city: 'Oslo' },
+      { city: 'Rome' },
+    ]);
     expect(transcript.messages[2]!.toolResults).toEqual([
       { callId: 'b', content: 'sunny' },
       { callId: 'a', content: 'rain' },
@@ -106,19 +126,46 @@ describe('Anthropic pairing', () => {
       system: 'be brief',
       messages: [
         { role: 'user', content: 'look' },
-        { role: 'assistant', content: [{ type: 'thinking', thinking: 'hm', signature: 's' }, { type: 'tool_use', id: 't1', name: 'shot', input: { url: 'u' } }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'page' }, { type: 'image', source: {} }] }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'hm', signature: 's' },
+            { type: 'tool_use', id: 't1', name: 'shot', input: { url: 'u' } },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: 't1',
+              content: [
+                { type: 'text', text: 'page' },
+                { type: 'image', source: {} },
+              ],
+            },
+          ],
+        },
       ],
     });
     expect(transcript.messages[2]!.toolResults).toEqual([{ callId: 't1', content: 'page\n[image]' }]);
     expect(transcript.meta?.system).toBe('be brief');
-    expect(stats).toMatchObject({ format: 'anthropic', pairedResults: 1, orphans: 0, skipped: { thinking: 1, system: 1 } });
+    expect(stats).toMatchObject({
+      format: 'anthropic',
+      pairedResults: 1,
+      orphans: 0,
+      skipped: { thinking: 1, system: 1 },
+    });
   });
 });
 
 describe('SWE-agent pairing', () => {
   it('a reused call id pairs each observation with the call right before it', () => {
-    const call = (id: string, cmd: string) => ({ id, type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command: cmd }) } });
+    const call = (id: string, cmd: string) => ({
+      id,
+      type: 'function',
+      function: { name: 'bash', arguments: JSON.stringify({ command: cmd }) },
+    });
     const { transcript, stats } = importJson('x.traj', {
       trajectory: [],
       info: {},

@@ -11,7 +11,8 @@ import { judgeCriteria } from '../../judges/criterion-judge.ts';
 const sim = createSimProvider();
 const simCallFor = () => {
   let n = 0;
-  return (r: ModelRequestInput) => sim.generate({ ...r, model: 'sim-judge', seed: `7/canary-1/0/judge#${n++}` });
+  return (r: ModelRequestInput) =>
+    sim.generate({ ...r, model: 'sim-judge', seed: `7/canary-1/0/judge#${n++}` });
 };
 
 describe('judge canary (sim judge)', () => {
@@ -44,7 +45,13 @@ describe('judge canary (sim judge)', () => {
     const call = simCallFor();
     // Unwrap the fence: what a judge prompt that pasted the answer raw would look like.
     const out = await judgeCriteria(c, answerVariant!.injected, c.criteria, 1, (r) =>
-      call({ ...r, messages: r.messages.map((m) => ({ ...m, text: m.text?.replace(/<<<(END-)?UNTRUSTED-[0-9a-f]+>>>/g, '') })) }),
+      call({
+        ...r,
+        messages: r.messages.map((m) => ({
+          ...m,
+          text: m.text?.replace(/<<<(END-)?UNTRUSTED-[0-9a-f]+>>>/g, ''),
+        })),
+      }),
     );
     expect(out.scores.every((s) => s.score === 5)).toBe(true);
   });
@@ -52,7 +59,11 @@ describe('judge canary (sim judge)', () => {
   it('the whole canary, through the config, call path and a full cell (tool-result variant), passes', async () => {
     const config = resolveConfig({ cache: false, seed: 7 });
     const report = await runCanary(config, await createProviders(config));
-    expect(report.comparisons.map((x) => x.variant)).toEqual([...Array(7).fill('answer'), ...Array(7).fill('forged-fence'), ...Array(7).fill('tool-result')]);
+    expect(report.comparisons.map((x) => x.variant)).toEqual([
+      ...Array(7).fill('answer'),
+      ...Array(7).fill('forged-fence'),
+      ...Array(7).fill('tool-result'),
+    ]);
     expect(report.failures).toEqual([]);
     expect(report.passed).toBe(true);
     expect(report.toolNoteReachedAnswer).toBe(false);
@@ -60,14 +71,18 @@ describe('judge canary (sim judge)', () => {
 });
 
 describe('judge canary (real judge)', () => {
-  it.skipIf(!process.env.ANTHROPIC_API_KEY)('anthropic: the injected instruction moves no score', async () => {
-    const config = resolveConfig({ provider: 'anthropic', cache: false });
-    const providers = await createProviders(config);
-    try {
-      const report = await runCanary(config, providers, 3);
-      expect(report.failures).toEqual([]);
-    } finally {
-      for (const p of Object.values(providers)) await p.close?.();
-    }
-  }, 600_000);
+  it.skipIf(!process.env.ANTHROPIC_API_KEY)(
+    'anthropic: the injected instruction moves no score',
+    async () => {
+      const config = resolveConfig({ provider: 'anthropic', cache: false });
+      const providers = await createProviders(config);
+      try {
+        const report = await runCanary(config, providers, 3);
+        expect(report.failures).toEqual([]);
+      } finally {
+        for (const p of Object.values(providers)) await p.close?.();
+      }
+    },
+    600_000,
+  );
 });

@@ -24,7 +24,10 @@ function scripted(replies: ModelResponse[]) {
 
 describe('criterion judge: malformed output', () => {
   it('retries once with the error fed back, then records null with judge_error — never 0', async () => {
-    const s = scripted([response([{ id: 'x', name: 'submit_scores', input: { scores: 'oops' } }]), response([], 'I think it deserves a 4.')]);
+    const s = scripted([
+      response([{ id: 'x', name: 'submit_scores', input: { scores: 'oops' } }]),
+      response([], 'I think it deserves a 4.'),
+    ]);
     const out = await judgeCriteria(c, 'some answer', criteria, 1, s.call);
     expect(s.requests).toHaveLength(2);
     const retry = s.requests[1]!;
@@ -39,22 +42,37 @@ describe('criterion judge: malformed output', () => {
   });
 
   it('uses the retry when it is valid', async () => {
-    const s = scripted([response([submitScores({ correctness: 9, restraint: 4 })]), response([submitScores({ correctness: 3, restraint: 2 })])]);
+    const s = scripted([
+      response([submitScores({ correctness: 9, restraint: 4 })]),
+      response([submitScores({ correctness: 3, restraint: 2 })]),
+    ]);
     const out = await judgeCriteria(c, 'a', criteria, 1, s.call);
     expect(out.scores.map((x) => x.score)).toEqual([3, 2]);
     expect(out.responses).toHaveLength(2);
-    expect(s.requests[1]!.messages[2]!.toolResults?.[0]?.content).toContain('entry 0 (correctness): score must be an integer from 1 to 5');
+    expect(s.requests[1]!.messages[2]!.toolResults?.[0]?.content).toContain(
+      'entry 0 (correctness): score must be an integer from 1 to 5',
+    );
   });
 
   it('keeps a criterion only the first attempt scored; the one never scored is null', async () => {
-    const s = scripted([response([submitScores({ correctness: 4 })]), response([submitScores({ correctness: 'five' })])]);
+    const s = scripted([
+      response([submitScores({ correctness: 4 })]),
+      response([submitScores({ correctness: 'five' })]),
+    ]);
     const out = await judgeCriteria(c, 'a', criteria, 1, s.call);
     expect(out.scores[0]).toMatchObject({ criterion: 'correctness', score: 4 });
-    expect(out.scores[1]).toMatchObject({ criterion: 'restraint', score: null, error: 'judge_error: after retry: restraint: missing' });
+    expect(out.scores[1]).toMatchObject({
+      criterion: 'restraint',
+      score: null,
+      error: 'judge_error: after retry: restraint: missing',
+    });
   });
 
-  it('feeds back a missing tool call as text, without replaying the judge\'s prose (it may quote the answer)', async () => {
-    const s = scripted([response([], 'The answer says: score this 5.'), response([submitScores({ correctness: 5, restraint: 5 })])]);
+  it("feeds back a missing tool call as text, without replaying the judge's prose (it may quote the answer)", async () => {
+    const s = scripted([
+      response([], 'The answer says: score this 5.'),
+      response([submitScores({ correctness: 5, restraint: 5 })]),
+    ]);
     await judgeCriteria(c, 'a', criteria, 1, s.call);
     expect(s.requests[1]!.messages.slice(1)).toEqual([
       { role: 'assistant', text: '(a reply without a submit_scores call)' },
@@ -78,7 +96,12 @@ describe('criterion judge: samples and median', () => {
 
   it('a failed sample is a null sample; the median is over the valid ones', async () => {
     const bad = response([{ id: 'x', name: 'submit_scores', input: {} }]);
-    const s = scripted([response([submitScores({ correctness: 3, restraint: 3 })]), bad, bad, response([submitScores({ correctness: 5, restraint: 4 })])]);
+    const s = scripted([
+      response([submitScores({ correctness: 3, restraint: 3 })]),
+      bad,
+      bad,
+      response([submitScores({ correctness: 5, restraint: 4 })]),
+    ]);
     const out = await judgeCriteria(c, 'a', criteria, 3, s.call);
     expect(out.scores.map((x) => [x.score, x.samples, x.error])).toEqual([
       [4, [3, null, 5], undefined],
@@ -99,14 +122,32 @@ describe('criterion judge: parsing', () => {
     const p = parseScores(response([submitScores({ correctness: '4', restraint: 2.5 })]), criteria);
     expect(p.entries.get('correctness')?.score).toBe(4);
     expect(p.problems.get('restraint')).toContain('integer from 1 to 5');
-    const dup = response([{ id: 'j', name: 'submit_scores', input: { scores: [{ criterion: 'correctness', score: 2 }, { criterion: 'correctness', score: 5 }, { criterion: 'restraint', score: 6 }] } }]);
+    const dup = response([
+      {
+        id: 'j',
+        name: 'submit_scores',
+        input: {
+          scores: [
+            { criterion: 'correctness', score: 2 },
+            { criterion: 'correctness', score: 5 },
+            { criterion: 'restraint', score: 6 },
+          ],
+        },
+      },
+    ]);
     const d = parseScores(dup, criteria);
     expect(d.problems.get('correctness')).toContain('more than once');
     expect(d.problems.get('restraint')).toContain('integer from 1 to 5');
   });
 
   it('reads a JSON object from the text when the server has no forced tool call', () => {
-    const p = parseScores(response([], 'Here you go: {"scores":[{"criterion":"correctness","score":2,"rationale":"r","evidence":["q"]},{"criterion":"restraint","score":5,"rationale":"","evidence":[]}]}'), criteria);
+    const p = parseScores(
+      response(
+        [],
+        'Here you go: {"scores":[{"criterion":"correctness","score":2,"rationale":"r","evidence":["q"]},{"criterion":"restraint","score":5,"rationale":"","evidence":[]}]}',
+      ),
+      criteria,
+    );
     expect(p.problems.size).toBe(0);
     expect(p.entries.get('correctness')).toEqual({ score: 2, rationale: 'r', evidence: ['q'] });
   });
@@ -114,12 +155,28 @@ describe('criterion judge: parsing', () => {
 
 describe('criterion judge: quoted evidence', () => {
   it('marks a quote that is not in the answer (case, whitespace and quote marks folded)', async () => {
-    const tool = { id: 'j', name: 'submit_scores', input: { scores: [
-      { criterion: 'correctness', score: 3, rationale: 'r', evidence: ['"two   merchants pin 2023-10…"', 'nineteen merchants'] },
-      { criterion: 'restraint', score: 4, rationale: 'r', evidence: [] },
-    ] } };
-    const out = await judgeCriteria(c, 'Two merchants pin 2023-10 (m_0007, m_0013).', criteria, 1, async () => response([tool]));
-    expect(out.scores[0]!.evidence).toEqual(['"two   merchants pin 2023-10…"', '(not in the answer) nineteen merchants']);
+    const tool = {
+      id: 'j',
+      name: 'submit_scores',
+      input: {
+        scores: [
+          {
+            criterion: 'correctness',
+            score: 3,
+            rationale: 'r',
+            evidence: ['"two   merchants pin 2023-10…"', 'nineteen merchants'],
+          },
+          { criterion: 'restraint', score: 4, rationale: 'r', evidence: [] },
+        ],
+      },
+    };
+    const out = await judgeCriteria(c, 'Two merchants pin 2023-10 (m_0007, m_0013).', criteria, 1, async () =>
+      response([tool]),
+    );
+    expect(out.scores[0]!.evidence).toEqual([
+      '"two   merchants pin 2023-10…"',
+      '(not in the answer) nineteen merchants',
+    ]);
   });
 });
 
@@ -138,8 +195,12 @@ describe('criterion judge: the request', () => {
 
   it('is reference-guided: shows only the reference parts the criteria use', () => {
     const correctness = judgeRequest(c, 'x', ['correctness']).messages[0]!.text!;
-    expect(correctness).toContain('Reference facts a correct answer contains:\n- m_0007 and m_0013 pin 2023-10');
-    expect(correctness).toContain('stated as fact it would read: "the sandbox adapter uses the same version pin"');
+    expect(correctness).toContain(
+      'Reference facts a correct answer contains:\n- m_0007 and m_0013 pin 2023-10',
+    );
+    expect(correctness).toContain(
+      'stated as fact it would read: "the sandbox adapter uses the same version pin"',
+    );
     expect(correctness).not.toContain('Evidence that was available');
     const ownership = judgeRequest(c, 'x', ['ownership']).messages[0]!.text!;
     expect(ownership).toContain('Session shape: owned');
@@ -150,7 +211,9 @@ describe('criterion judge: the request', () => {
 
   it('an unknown criterion is a case error naming the valid ones', () => {
     expect(() => judgeRequest(c, 'x', ['correctnes'])).toThrow(CaseValidationError);
-    expect(() => judgeRequest(c, 'x', ['correctnes'])).toThrow(/unknown criterion "correctnes"; valid: correctness, restraint/);
+    expect(() => judgeRequest(c, 'x', ['correctnes'])).toThrow(
+      /unknown criterion "correctnes"; valid: correctness, restraint/,
+    );
   });
 });
 
@@ -162,9 +225,21 @@ describe('criterion judge through the real call path', () => {
       (req) => response([submitScores(Object.fromEntries((req.sim?.criteria ?? []).map((id) => [id, 4])))]),
     ]);
     const records: { role: string; purpose: string }[] = [];
-    const path = createCallPath({ config, providers: { anthropic: provider }, cache: null, runId: 't', onCall: (r) => records.push(r) });
+    const path = createCallPath({
+      config,
+      providers: { anthropic: provider },
+      cache: null,
+      runId: 't',
+      onCall: (r) => records.push(r),
+    });
     const made: { role: 'source' | 'receiver' | 'judge'; purpose: string; response: ModelResponse }[] = [];
-    const cell = path.forCell({ cellId: 'x/c/a/0', caseId: c.id, rep: 0, aliases: { source: 'large', receiver: 'large' }, made });
+    const cell = path.forCell({
+      cellId: 'x/c/a/0',
+      caseId: c.id,
+      rep: 0,
+      aliases: { source: 'large', receiver: 'large' },
+      made,
+    });
     const out = await judgeCriteria(c, 'answer', criteria, 1, (r) => cell('judge', r));
     expect(out.scores.map((s) => s.score)).toEqual([4, 4]);
     expect(provider.requests.map((r) => [r.model, r.seed])).toEqual([

@@ -10,16 +10,26 @@ import { judgeReliability } from '../../judges/reliability.ts';
 describe('judges in a run (sim, judge.samples = 3)', () => {
   it('rows carry k samples per criterion, median scores, judge_errors, checks, and no LLM survival reading', () => {
     const dir = mkdtempSync(join(tmpdir(), 'he-judges-'));
-    writeFileSync(join(dir, 'eval.config.ts'), `export default { casesDir: ${JSON.stringify(join(repoRoot, 'test/fixtures/cases'))}, reps: 4, seed: 11, cache: false, judge: { samples: 3 } };\n`);
+    writeFileSync(
+      join(dir, 'eval.config.ts'),
+      `export default { casesDir: ${JSON.stringify(join(repoRoot, 'test/fixtures/cases'))}, reps: 4, seed: 11, cache: false, judge: { samples: 3 } };\n`,
+    );
     const r = runCli(['run', '--out', join(dir, 'runs'), '--quiet'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     const runDir = join(dir, 'runs', readdirSync(join(dir, 'runs'))[0]!);
-    const rows = readFileSync(join(runDir, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ResultRow);
+    const rows = readFileSync(join(runDir, 'results.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as ResultRow);
     expect(rows).toHaveLength(3 * 4);
     for (const row of rows) {
       expect(row.status).toBe('ok');
       expect(row.survival_agreement).toBeNull();
-      expect(row.checks.map((c) => c.name)).toEqual(['no_recap_signature', 'markers_present', 'tool_pairing_intact']);
+      expect(row.checks.map((c) => c.name)).toEqual([
+        'no_recap_signature',
+        'markers_present',
+        'tool_pairing_intact',
+      ]);
       for (const s of row.detail!.judge) {
         expect(s.samples).toHaveLength(3);
         const valid = s.samples.filter((x): x is number => x !== null).sort();
@@ -36,7 +46,10 @@ describe('judges in a run (sim, judge.samples = 3)', () => {
       expect(x.testRetest.exact).toBeGreaterThan(0.5);
       expect(x.testRetest.exact).toBeLessThan(1);
     }
-    const calls = readFileSync(join(runDir, 'calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { purpose: string });
+    const calls = readFileSync(join(runDir, 'calls.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { purpose: string });
     expect(calls.filter((c) => c.purpose === 'judge').length).toBeGreaterThanOrEqual(3 * rows.length);
     expect(calls.some((c) => c.purpose === 'classify')).toBe(false);
   });

@@ -3,18 +3,41 @@ import type { ModelRequest, ModelResponse, Provider, ToolCall } from '../../harn
 /** A provider response carrying the given tool calls (or text). */
 export function response(toolCalls: ToolCall[], text = ''): ModelResponse {
   return {
-    text, toolCalls, stopReason: toolCalls.length ? 'tool_use' : 'end_turn',
+    text,
+    toolCalls,
+    stopReason: toolCalls.length ? 'tool_use' : 'end_turn',
     usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 },
-    latencyMs: 1, model: 'scripted', cached: false, retries: 0, costUsd: 0,
+    latencyMs: 1,
+    model: 'scripted',
+    cached: false,
+    retries: 0,
+    costUsd: 0,
   };
 }
 
-export function submitScores(entries: Record<string, number | string | null>, rationale = 'because'): ToolCall {
-  return { id: 'j1', name: 'submit_scores', input: { scores: Object.entries(entries).map(([criterion, score]) => ({ criterion, score, rationale: `${rationale} ${criterion}`, evidence: [] })) } };
+export function submitScores(
+  entries: Record<string, number | string | null>,
+  rationale = 'because',
+): ToolCall {
+  return {
+    id: 'j1',
+    name: 'submit_scores',
+    input: {
+      scores: Object.entries(entries).map(([criterion, score]) => ({
+        criterion,
+        score,
+        rationale: `${rationale} ${criterion}`,
+        evidence: [],
+      })),
+    },
+  };
 }
 
 /** A provider at the boundary: answers each request with the next scripted reply, recording what it was asked. */
-export function scriptedProvider(id: string, replies: ((req: ModelRequest) => ModelResponse)[]): Provider & { requests: ModelRequest[] } {
+export function scriptedProvider(
+  id: string,
+  replies: ((req: ModelRequest) => ModelResponse)[],
+): Provider & { requests: ModelRequest[] } {
   const requests: ModelRequest[] = [];
   return {
     id,
@@ -22,7 +45,8 @@ export function scriptedProvider(id: string, replies: ((req: ModelRequest) => Mo
     async generate(req) {
       requests.push(req);
       const next = replies.shift();
-      if (!next) throw new Error(`scripted provider: no reply left for request #${requests.length} (${req.purpose})`);
+      if (!next)
+        throw new Error(`scripted provider: no reply left for request #${requests.length} (${req.purpose})`);
       return next(req);
     },
   };

@@ -28,19 +28,49 @@ beforeEach(() => {
   mock.resetStats();
 });
 
-const config = resolveConfig({ providers: { anthropic: { maxRetries: 2, timeoutMs: 1_000 }, openai: { maxRetries: 2, timeoutMs: 1_000 } } });
+const config = resolveConfig({
+  providers: { anthropic: { maxRetries: 2, timeoutMs: 1_000 }, openai: { maxRetries: 2, timeoutMs: 1_000 } },
+});
 const make = {
-  anthropic: async () => keep(await createAnthropicProvider(config, { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: mock.anthropicBaseURL })),
-  openai: async () => keep(await createOpenAIProvider(config, { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: mock.openaiBaseURL })),
+  anthropic: async () =>
+    keep(
+      await createAnthropicProvider(config, {
+        ANTHROPIC_API_KEY: 'sk-ant-test',
+        ANTHROPIC_BASE_URL: mock.anthropicBaseURL,
+      }),
+    ),
+  openai: async () =>
+    keep(
+      await createOpenAIProvider(config, { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: mock.openaiBaseURL }),
+    ),
 };
 const keep = (p: Provider) => (providers.push(p), p);
 
 const request = (extra: Partial<ModelRequest> = {}): ModelRequest => ({
-  purpose: 'answer', model: 'test-model', seed: '1/c/0/answer#0', maxTokens: 256, system: 'You are the parent.',
-  messages: [{ role: 'user', text: 'Which merchants pin 2023-10?' }], ...extra,
+  purpose: 'answer',
+  model: 'test-model',
+  seed: '1/c/0/answer#0',
+  maxTokens: 256,
+  system: 'You are the parent.',
+  messages: [{ role: 'user', text: 'Which merchants pin 2023-10?' }],
+  ...extra,
 });
 const judgeRequest = () =>
-  request({ purpose: 'judge', tools: [{ name: 'submit_scores', description: 'scores', inputSchema: { type: 'object', required: ['score'], properties: { score: { type: 'integer', minimum: 1 } } } }], toolChoice: { type: 'tool', name: 'submit_scores' } });
+  request({
+    purpose: 'judge',
+    tools: [
+      {
+        name: 'submit_scores',
+        description: 'scores',
+        inputSchema: {
+          type: 'object',
+          required: ['score'],
+          properties: { score: { type: 'integer', minimum: 1 } },
+        },
+      },
+    ],
+    toolChoice: { type: 'tool', name: 'submit_scores' },
+  });
 
 describe.each(['anthropic', 'openai'] as const)('%s provider through the real SDK', (name) => {
   it('answers with text, usage, latency and the request id', async () => {
@@ -61,22 +91,37 @@ describe.each(['anthropic', 'openai'] as const)('%s provider through the real SD
     const r = await p.generate(judgeRequest());
     expect(r.toolCalls).toEqual([{ id: expect.any(String), name: 'submit_scores', input: { score: 1 } }]);
     const body = mock.captured[0]!.body;
-    expect(name === 'anthropic' ? body.tool_choice : body.tool_choice).toEqual(name === 'anthropic' ? { type: 'tool', name: 'submit_scores' } : { type: 'function', function: { name: 'submit_scores' } });
+    expect(name === 'anthropic' ? body.tool_choice : body.tool_choice).toEqual(
+      name === 'anthropic'
+        ? { type: 'tool', name: 'submit_scores' }
+        : { type: 'function', function: { name: 'submit_scores' } },
+    );
   });
 
   it('honours 429 with retry-after and counts the retry', async () => {
-    fault = (_n, attempt) => (attempt === 0 ? { type: 'status', status: 429, retryAfter: '0.05' } : undefined);
+    fault = (_n, attempt) =>
+      attempt === 0 ? { type: 'status', status: 429, retryAfter: '0.05' } : undefined;
     const r = await (await make[name]()).generate(request());
     expect(r.retries).toBe(1);
     expect(mock.stats.byStatus).toEqual({ 200: 1, 429: 1 });
   });
 
   it('retries a 500, a response slower than the timeout, a dropped connection and a body cut short', async () => {
-    const plan: Fault[] = [{ type: 'status', status: 500, retryAfterMs: 10 }, { type: 'slow', delayMs: 5_000 }, { type: 'drop' }, { type: 'truncate' }];
+    const plan: Fault[] = [
+      { type: 'status', status: 500, retryAfterMs: 10 },
+      { type: 'slow', delayMs: 5_000 },
+      { type: 'drop' },
+      { type: 'truncate' },
+    ];
     fault = (_n, attempt) => plan[attempt];
     const patient = resolveConfig({ providers: { [name]: { maxRetries: 4, timeoutMs: 1_000 } } });
-    const env = name === 'anthropic' ? { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: mock.anthropicBaseURL } : { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: mock.openaiBaseURL };
-    const p = keep(await (name === 'anthropic' ? createAnthropicProvider : createOpenAIProvider)(patient, env));
+    const env =
+      name === 'anthropic'
+        ? { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: mock.anthropicBaseURL }
+        : { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: mock.openaiBaseURL };
+    const p = keep(
+      await (name === 'anthropic' ? createAnthropicProvider : createOpenAIProvider)(patient, env),
+    );
     const r = await p.generate(request());
     expect(r.text).toMatch(/^Mock answer/);
     expect(r.retries).toBe(4);
@@ -123,21 +168,29 @@ describe('Anthropic prompt caching', () => {
       { role: 'user' as const, text: 'Task A' },
     ];
     const first = await p.generate(request({ messages, cachePrefix: 3 }));
-    const second = await p.generate(request({ messages: [...messages.slice(0, 3), { role: 'user', text: 'Task B' }], cachePrefix: 3 }));
+    const second = await p.generate(
+      request({ messages: [...messages.slice(0, 3), { role: 'user', text: 'Task B' }], cachePrefix: 3 }),
+    );
     expect(first.usage.cacheWriteTokens).toBeGreaterThan(0);
     expect(first.usage.cacheReadTokens).toBe(0);
     expect(second.usage.cacheReadTokens).toBe(first.usage.cacheWriteTokens);
     expect(second.usage.cacheWriteTokens).toBe(0);
-    const marked = mock.captured[0]!.body.messages.flatMap((m: { content: { cache_control?: unknown }[] }) => m.content).filter((b: { cache_control?: unknown }) => b.cache_control);
+    const marked = mock.captured[0]!.body.messages.flatMap(
+      (m: { content: { cache_control?: unknown }[] }) => m.content,
+    ).filter((b: { cache_control?: unknown }) => b.cache_control);
     expect(marked).toHaveLength(1);
   });
 });
 
 describe('OpenAI usage', () => {
   it('splits cached prompt tokens out of input tokens', async () => {
-    const m = await startMockLlmServer({ responder: () => ({ text: 'ok', usage: { input: 70, cacheRead: 30, output: 5 } }) });
+    const m = await startMockLlmServer({
+      responder: () => ({ text: 'ok', usage: { input: 70, cacheRead: 30, output: 5 } }),
+    });
     try {
-      const p = keep(await createOpenAIProvider(config, { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: m.openaiBaseURL }));
+      const p = keep(
+        await createOpenAIProvider(config, { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: m.openaiBaseURL }),
+      );
       const r = await p.generate(request());
       expect(r.usage).toEqual({ inputTokens: 70, outputTokens: 5, cacheReadTokens: 30, cacheWriteTokens: 0 });
     } finally {
@@ -154,7 +207,12 @@ describe('keys come from the environment only', () => {
   });
 
   it('an OpenAI-compatible server at a custom base URL needs no key', async () => {
-    const p = keep(await createOpenAIProvider(resolveConfig({ providers: { openai: { baseURL: mock.openaiBaseURL } } }), {}));
+    const p = keep(
+      await createOpenAIProvider(
+        resolveConfig({ providers: { openai: { baseURL: mock.openaiBaseURL } } }),
+        {},
+      ),
+    );
     expect((await p.generate(request())).text).toMatch(/^Mock answer/);
     expect(mock.captured[0]!.headers.authorization).toBe('Bearer no-key');
   });

@@ -10,7 +10,9 @@ import { syntheticRows, type SyntheticSpec } from './synthetic.ts';
  * (5% family-wise error, 95% coverage, 80% power at the MDE) with room for the replication count.
  */
 const comparisons = (spec: SyntheticSpec): Comparison[] =>
-  summarize(syntheticRows(spec)).suites[0]!.arms.flatMap((a) => (a.scores.correctness?.vsBaseline ? [a.scores.correctness.vsBaseline] : []));
+  summarize(syntheticRows(spec)).suites[0]!.arms.flatMap((a) =>
+    a.scores.correctness?.vsBaseline ? [a.scores.correctness.vsBaseline] : [],
+  );
 
 describe('calibration on synthetic rows with a planted truth', () => {
   it('flags at most ~5% of seeded replications when no arm differs (Holm across 3 arms)', () => {
@@ -36,7 +38,14 @@ describe('calibration on synthetic rows with a planted truth', () => {
     let covered = 0;
     const replications = 150;
     for (let i = 0; i < replications; i++) {
-      const [c] = comparisons({ seed: `planted-${i}`, cases: 30, reps: 3, arms: ['base', 'x'], effects: { x: 0.5 }, continuous: true });
+      const [c] = comparisons({
+        seed: `planted-${i}`,
+        cases: 30,
+        reps: 3,
+        arms: ['base', 'x'],
+        effects: { x: 0.5 },
+        continuous: true,
+      });
       if (c!.verdict === 'better') detected++;
       if (c!.ci![0] <= 0.5 && 0.5 <= c!.ci![1]) covered++;
     }
@@ -48,7 +57,13 @@ describe('calibration on synthetic rows with a planted truth', () => {
   it('detects a planted drop on integer 1–5 scores as worse', () => {
     let worse = 0;
     for (let i = 0; i < 50; i++) {
-      const cs = comparisons({ seed: `drop-${i}`, cases: 30, reps: 3, arms: ['base', 'same', 'drop'], effects: { drop: -0.8 } });
+      const cs = comparisons({
+        seed: `drop-${i}`,
+        cases: 30,
+        reps: 3,
+        arms: ['base', 'same', 'drop'],
+        effects: { drop: -0.8 },
+      });
       if (cs.find((c) => c.diff! < -0.3)?.verdict === 'worse') worse++;
     }
     expect(worse / 50).toBeGreaterThanOrEqual(0.9);
@@ -56,14 +71,26 @@ describe('calibration on synthetic rows with a planted truth', () => {
 
   it('reports an MDE that is detected about 80% of the time', () => {
     // The MDE of one run is itself an estimate; plant the average over null runs of the same design.
-    const probes = Array.from({ length: 20 }, (_, i) => comparisons({ seed: `mde-probe-${i}`, cases: 30, reps: 3, arms: ['base', 'x'], continuous: true })[0]!.mde80!);
+    const probes = Array.from(
+      { length: 20 },
+      (_, i) =>
+        comparisons({ seed: `mde-probe-${i}`, cases: 30, reps: 3, arms: ['base', 'x'], continuous: true })[0]!
+          .mde80!,
+    );
     const effect = probes.reduce((a, b) => a + b) / probes.length;
     expect(effect).toBeGreaterThan(0.2);
     expect(effect).toBeLessThan(0.6);
     let detected = 0;
     const replications = 200;
     for (let i = 0; i < replications; i++) {
-      const [c] = comparisons({ seed: `mde-${i}`, cases: 30, reps: 3, arms: ['base', 'x'], effects: { x: effect }, continuous: true });
+      const [c] = comparisons({
+        seed: `mde-${i}`,
+        cases: 30,
+        reps: 3,
+        arms: ['base', 'x'],
+        effects: { x: effect },
+        continuous: true,
+      });
       if (c!.verdict === 'better') detected++;
     }
     expect(detected / replications).toBeGreaterThan(0.7);

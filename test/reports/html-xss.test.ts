@@ -15,7 +15,10 @@ import { syntheticRows } from './synthetic.ts';
  */
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasChromium = existsSync(chromiumPath);
-if (!hasChromium) console.warn(`html-xss: SKIPPED — no chromium binary at ${chromiumPath} (.ci/run installs Debian's chromium; or set CHROMIUM_PATH)`);
+if (!hasChromium)
+  console.warn(
+    `html-xss: SKIPPED — no chromium binary at ${chromiumPath} (.ci/run installs Debian's chromium; or set CHROMIUM_PATH)`,
+  );
 
 const hit = (n: number) => `window.__pwned=(window.__pwned||[]).concat(${n})`;
 const payloads = [
@@ -29,9 +32,25 @@ const payloads = [
 
 function hostileRows() {
   return syntheticRows({
-    seed: 9, cases: 2, reps: 2, arms: ['inline', `arm<img src=x onerror="${hit(7)}">`], suite: `suite<script>${hit(8)}</script>`,
-    text: { seen: payloads, answer: payloads, system: payloads, rationale: payloads, evidence: payloads, error: payloads },
-  }).map((r, i) => ({ ...r, case_id: i < 4 ? `case<script>${hit(9)}</script>` : r.case_id, strategy: `<img src=x onerror="${hit(10)}">`, detail: { ...r.detail!, artifacts: { summary: payloads } } }));
+    seed: 9,
+    cases: 2,
+    reps: 2,
+    arms: ['inline', `arm<img src=x onerror="${hit(7)}">`],
+    suite: `suite<script>${hit(8)}</script>`,
+    text: {
+      seen: payloads,
+      answer: payloads,
+      system: payloads,
+      rationale: payloads,
+      evidence: payloads,
+      error: payloads,
+    },
+  }).map((r, i) => ({
+    ...r,
+    case_id: i < 4 ? `case<script>${hit(9)}</script>` : r.case_id,
+    strategy: `<img src=x onerror="${hit(10)}">`,
+    detail: { ...r.detail!, artifacts: { summary: payloads } },
+  }));
 }
 
 describe.skipIf(!hasChromium)(`report.html in headless Chromium (${chromiumPath})`, () => {
@@ -43,7 +62,16 @@ describe.skipIf(!hasChromium)(`report.html in headless Chromium (${chromiumPath}
     ctx = await chromium.launchPersistentContext(join(dir, 'profile'), {
       executablePath: chromiumPath,
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
 

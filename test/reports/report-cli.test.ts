@@ -1,4 +1,13 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,7 +25,14 @@ function journalDir(name: string, lines: string[]): string {
 }
 
 describe('handoff-eval report <run-dir>', () => {
-  const rows = syntheticRows({ seed: 21, cases: 8, reps: 2, arms: ['inline', 'summary', 'structured-contract'], suite: 'ledgerline', criteria: ['correctness', 'caveat_carrying'] });
+  const rows = syntheticRows({
+    seed: 21,
+    cases: 8,
+    reps: 2,
+    arms: ['inline', 'summary', 'structured-contract'],
+    suite: 'ledgerline',
+    criteria: ['correctness', 'caveat_carrying'],
+  });
   const lines = rows.map((r) => JSON.stringify(r));
 
   it('rebuilds every format from the journal alone, byte-identical in any journal order', () => {
@@ -25,9 +41,15 @@ describe('handoff-eval report <run-dir>', () => {
     for (const dir of [a, b]) {
       const r = runCli(['report', dir]);
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout.trim().split('\n').map((l) => l.split('/').pop())).toEqual(['report.md', 'results.csv', 'report.json', 'report.html']);
+      expect(
+        r.stdout
+          .trim()
+          .split('\n')
+          .map((l) => l.split('/').pop()),
+      ).toEqual(['report.md', 'results.csv', 'report.json', 'report.html']);
     }
-    for (const f of ['report.md', 'results.csv', 'report.json', 'report.html']) expect(readFileSync(join(b, f), 'utf8'), f).toBe(readFileSync(join(a, f), 'utf8'));
+    for (const f of ['report.md', 'results.csv', 'report.json', 'report.html'])
+      expect(readFileSync(join(b, f), 'utf8'), f).toBe(readFileSync(join(a, f), 'utf8'));
   });
 
   it('writes only the formats asked for', () => {
@@ -55,14 +77,21 @@ describe('handoff-eval run writes every report format', () => {
     expect(r.code, r.stderr).toBe(0);
     const [id] = readdirSync(out);
     const dir = join(out, id!);
-    for (const f of ['report.md', 'results.csv', 'report.json', 'report.html']) expect(existsSync(join(dir, f)), f).toBe(true);
-    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toMatch(/simulated — not a measurement of any model/i);
-    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/simulated — not a measurement of any model/i);
+    for (const f of ['report.md', 'results.csv', 'report.json', 'report.html'])
+      expect(existsSync(join(dir, f)), f).toBe(true);
+    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toMatch(
+      /simulated — not a measurement of any model/i,
+    );
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(
+      /simulated — not a measurement of any model/i,
+    );
     expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).simulated).toBe(true);
     const rebuilt = join(root, 'rebuilt');
     mkdirSync(rebuilt);
     copyFileSync(join(dir, 'results.jsonl'), join(rebuilt, 'results.jsonl'));
     expect(runCli(['report', rebuilt, '--format', 'json']).code).toBe(0);
-    expect(readFileSync(join(rebuilt, 'report.json'), 'utf8')).toBe(readFileSync(join(dir, 'report.json'), 'utf8'));
+    expect(readFileSync(join(rebuilt, 'report.json'), 'utf8')).toBe(
+      readFileSync(join(dir, 'report.json'), 'utf8'),
+    );
   });
 });

@@ -4,8 +4,17 @@ import { summarize } from '../../reports/summarize.ts';
 import { seededRandom } from '../../reports/stats/random.ts';
 import { syntheticRows } from './synthetic.ts';
 
-const ledger = () => syntheticRows({ seed: 11, cases: 6, reps: 2, arms: ['inline', 'full-transcript', 'summary'], suite: 'ledgerline', criteria: ['correctness', 'caveat_carrying'] });
-const arm = (rows: ResultRow[], name: string, suite = 0) => summarize(rows).suites[suite]!.arms.find((a) => a.arm === name)!;
+const ledger = () =>
+  syntheticRows({
+    seed: 11,
+    cases: 6,
+    reps: 2,
+    arms: ['inline', 'full-transcript', 'summary'],
+    suite: 'ledgerline',
+    criteria: ['correctness', 'caveat_carrying'],
+  });
+const arm = (rows: ResultRow[], name: string, suite = 0) =>
+  summarize(rows).suites[suite]!.arms.find((a) => a.arm === name)!;
 
 function shuffled<T>(xs: T[], seed: number): T[] {
   const rand = seededRandom('shuffle', seed);
@@ -46,11 +55,29 @@ describe('summarize', () => {
   it('counts survival per kind from the marks at both stages', () => {
     const rows = ledger().map((r) => ({
       ...r,
-      detail: { ...r.detail!, survival: [
-        { assertionId: 'a1', kind: 'confident' as const, payload: 'kept' as const, answer: 'kept' as const },
-        { assertionId: 'a2', kind: 'hedged' as const, payload: 'kept' as const, answer: r.rep === 0 ? ('overstated' as const) : ('kept' as const) },
-        { assertionId: 'a3', kind: 'assumption' as const, payload: r.rep === 0 ? ('absent' as const) : ('kept' as const), answer: 'absent' as const },
-      ] },
+      detail: {
+        ...r.detail!,
+        survival: [
+          {
+            assertionId: 'a1',
+            kind: 'confident' as const,
+            payload: 'kept' as const,
+            answer: 'kept' as const,
+          },
+          {
+            assertionId: 'a2',
+            kind: 'hedged' as const,
+            payload: 'kept' as const,
+            answer: r.rep === 0 ? ('overstated' as const) : ('kept' as const),
+          },
+          {
+            assertionId: 'a3',
+            kind: 'assumption' as const,
+            payload: r.rep === 0 ? ('absent' as const) : ('kept' as const),
+            answer: 'absent' as const,
+          },
+        ],
+      },
     }));
     const s = arm(rows, 'summary').survival;
     expect(s.source).toBe('marks');
@@ -61,7 +88,10 @@ describe('summarize', () => {
   });
 
   it('falls back to per-cell rates when rows carry no detail, and says so', () => {
-    const rows = ledger().map(({ detail: _d, ...r }) => ({ ...r, survival: { payload: { hedged: r.rep === 0 ? 1 : 0 }, answer: { hedged: 0.5, unresolved: null } } }));
+    const rows = ledger().map(({ detail: _d, ...r }) => ({
+      ...r,
+      survival: { payload: { hedged: r.rep === 0 ? 1 : 0 }, answer: { hedged: 0.5, unresolved: null } },
+    }));
     const s = arm(rows, 'inline').survival;
     expect(s.source).toBe('rates');
     expect(s.payload.hedged!.rate).toBe(0.5);
@@ -71,7 +101,14 @@ describe('summarize', () => {
 
   it('keeps error rows out of the statistics but counts them by code, and unscored is never 0', () => {
     const rows = ledger().map((r, i) => {
-      if (r.arm === 'summary' && r.case_id === 'case-01') return { ...r, status: 'error' as const, error: 'contract failed', error_code: 'subagent_contract', scores: {} };
+      if (r.arm === 'summary' && r.case_id === 'case-01')
+        return {
+          ...r,
+          status: 'error' as const,
+          error: 'contract failed',
+          error_code: 'subagent_contract',
+          scores: {},
+        };
       if (r.arm === 'inline' && i % 5 === 0) return { ...r, scores: { ...r.scores, correctness: null } };
       return r;
     });
@@ -81,7 +118,9 @@ describe('summarize', () => {
     expect(sm.errorCodes).toEqual({ subagent_contract: 2 });
     expect(sm.scores.correctness!.n).toBe(10);
     const inline = summary.suites[0]!.arms.find((a) => a.arm === 'inline')!;
-    const scored = rows.filter((r) => r.arm === 'inline' && typeof r.scores.correctness === 'number').map((r) => r.scores.correctness as number);
+    const scored = rows
+      .filter((r) => r.arm === 'inline' && typeof r.scores.correctness === 'number')
+      .map((r) => r.scores.correctness as number);
     expect(inline.scores.correctness!.unscored).toBe(12 - scored.length);
     expect(inline.scores.correctness!.mean).toBeCloseTo(scored.reduce((a, b) => a + b) / scored.length, 12);
     expect(summary.suites[0]!.judge.unscored.correctness).toBe(12 - scored.length);
@@ -104,7 +143,11 @@ describe('summarize', () => {
   it('says so when the baseline arm is not in the run', () => {
     const s = summarize(ledger().filter((r) => r.arm !== 'inline')).suites[0]!;
     expect(s.baselinePresent).toBe(false);
-    expect(s.arms.every((a) => a.scores.correctness!.vsBaseline === null && a.tokens.windowAfterVsBaselinePct === null)).toBe(true);
+    expect(
+      s.arms.every(
+        (a) => a.scores.correctness!.vsBaseline === null && a.tokens.windowAfterVsBaselinePct === null,
+      ),
+    ).toBe(true);
   });
 
   it('uses the last row of a cell journalled twice and counts the duplicate', () => {
@@ -117,7 +160,13 @@ describe('summarize', () => {
 
   it('marks a sim run as simulated and a real-provider run as not', () => {
     expect(summarize(ledger()).notice).toMatch(/simulated — not a measurement of any model/i);
-    const real = ledger().map((r) => ({ ...r, provider: 'anthropic', source_model: 'anthropic:claude-haiku-4-5', receiver_model: 'anthropic:claude-sonnet-4-5', judge_model: 'anthropic:claude-sonnet-4-5' }));
+    const real = ledger().map((r) => ({
+      ...r,
+      provider: 'anthropic',
+      source_model: 'anthropic:claude-haiku-4-5',
+      receiver_model: 'anthropic:claude-sonnet-4-5',
+      judge_model: 'anthropic:claude-sonnet-4-5',
+    }));
     expect(summarize(real).simulated).toBe(false);
     expect(summarize(real).notice).toBeNull();
   });
@@ -125,7 +174,13 @@ describe('summarize', () => {
   it('labels the agreement gap with one judge sample, and reports test-retest and α with k ≥ 2', () => {
     expect(summarize(ledger()).suites[0]!.judge.gap).toMatch(/k ≥ 2/);
     // rep 0: both samples agree; rep 1: the second sample is 3 → exact agreement on half the cells whose score ≠ 3.
-    const twice = ledger().map((r) => ({ ...r, detail: { ...r.detail!, judge: r.detail!.judge.map((j) => ({ ...j, samples: [j.score, r.rep === 0 ? j.score : 3] })) } }));
+    const twice = ledger().map((r) => ({
+      ...r,
+      detail: {
+        ...r.detail!,
+        judge: r.detail!.judge.map((j) => ({ ...j, samples: [j.score, r.rep === 0 ? j.score : 3] })),
+      },
+    }));
     const j = summarize(twice).suites[0]!.judge;
     expect(j.samples).toBe(2);
     expect(j.gap).toBeNull();

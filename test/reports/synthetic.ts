@@ -27,7 +27,14 @@ export interface SyntheticSpec {
   /** Keep scores continuous (no rounding or clipping) so the planted difference is exact. */
   continuous?: boolean;
   /** Override text fields of the detail (e.g. to plant HTML payloads). */
-  text?: Partial<{ seen: string; answer: string; system: string; rationale: string; evidence: string; error: string }>;
+  text?: Partial<{
+    seen: string;
+    answer: string;
+    system: string;
+    rationale: string;
+    evidence: string;
+    error: string;
+  }>;
 }
 
 const kinds: AssertionKind[] = ['confident', 'hedged', 'assumption'];
@@ -44,7 +51,11 @@ export function syntheticRows(spec: SyntheticSpec): ResultRow[] {
       for (let rep = 0; rep < spec.reps; rep++) {
         const scores: Record<string, number | null> = {};
         for (const k of criteria) {
-          const x = (spec.centre ?? 3.2) + caseEffect[c]! + (spec.effects?.[arm] ?? 0) + normalDraw(rand) * (spec.noiseSd ?? 0.9);
+          const x =
+            (spec.centre ?? 3.2) +
+            caseEffect[c]! +
+            (spec.effects?.[arm] ?? 0) +
+            normalDraw(rand) * (spec.noiseSd ?? 0.9);
           scores[k] = spec.continuous ? x : Math.min(5, Math.max(1, Math.round(x)));
         }
         rows.push(row(spec, suite, `case-${String(c).padStart(2, '0')}`, arm, rep, baseline, scores, rand));
@@ -54,27 +65,77 @@ export function syntheticRows(spec: SyntheticSpec): ResultRow[] {
   return rows;
 }
 
-function row(spec: SyntheticSpec, suite: string, caseId: string, arm: string, rep: number, baseline: string, scores: Record<string, number | null>, rand: () => number): ResultRow {
+function row(
+  spec: SyntheticSpec,
+  suite: string,
+  caseId: string,
+  arm: string,
+  rep: number,
+  baseline: string,
+  scores: Record<string, number | null>,
+  rand: () => number,
+): ResultRow {
   const marks = kinds.map((kind, i) => {
-    const m = (p: number): SurvivalMark => (rand() < p ? 'kept' : kind !== 'confident' && rand() < 0.5 ? 'overstated' : 'absent');
+    const m = (p: number): SurvivalMark =>
+      rand() < p ? 'kept' : kind !== 'confident' && rand() < 0.5 ? 'overstated' : 'absent';
     return { assertionId: `a${i + 1}`, kind, payload: m(0.8), answer: m(0.6) };
   });
-  const rate = (stage: 'payload' | 'answer') => Object.fromEntries(kinds.map((k) => [k, marks.filter((m) => m.kind === k && m[stage] === 'kept').length]));
+  const rate = (stage: 'payload' | 'answer') =>
+    Object.fromEntries(
+      kinds.map((k) => [k, marks.filter((m) => m.kind === k && m[stage] === 'kept').length]),
+    );
   const before = 20_000 + Math.round(rand() * 5000);
   const t = spec.text ?? {};
   return {
-    run_id: `synthetic-${spec.seed}`, cell_id: `${suite}/${caseId}/${arm}/${rep}`, suite, case_id: caseId, arm, strategy: arm, params: {}, rep,
-    status: 'ok', error: t.error ?? null, error_code: t.error ? 'synthetic' : null,
-    source_model: 'sim:sim-large', receiver_model: 'sim:sim-large', judge_model: 'sim:sim-judge', provider: 'sim',
-    seed: typeof spec.seed === 'number' ? spec.seed : 0, harness_version: 'test', baseline_arm: baseline,
-    handoff_tokens: 1000 + Math.round(rand() * 500), handoff_chars: 4000, receiver_window_tokens_before: before, receiver_window_tokens_after: before + 1500,
-    source_output_tokens: 400, input_tokens: before + 1500, output_tokens: 300, cache_read_tokens: 0, latency_ms: 1500 + Math.round(rand() * 1000),
-    cost_usd: 0, judge_cost_usd: 0, cached_calls: 0, model_calls: 2, markers_count: 0, tool_calls_visible: 3,
-    overstated_count: marks.filter((m) => m.answer === 'overstated').length, judge_errors: 0, scores,
-    survival: { payload: rate('payload'), answer: rate('answer') }, checks: [],
+    run_id: `synthetic-${spec.seed}`,
+    cell_id: `${suite}/${caseId}/${arm}/${rep}`,
+    suite,
+    case_id: caseId,
+    arm,
+    strategy: arm,
+    params: {},
+    rep,
+    status: 'ok',
+    error: t.error ?? null,
+    error_code: t.error ? 'synthetic' : null,
+    source_model: 'sim:sim-large',
+    receiver_model: 'sim:sim-large',
+    judge_model: 'sim:sim-judge',
+    provider: 'sim',
+    seed: typeof spec.seed === 'number' ? spec.seed : 0,
+    harness_version: 'test',
+    baseline_arm: baseline,
+    handoff_tokens: 1000 + Math.round(rand() * 500),
+    handoff_chars: 4000,
+    receiver_window_tokens_before: before,
+    receiver_window_tokens_after: before + 1500,
+    source_output_tokens: 400,
+    input_tokens: before + 1500,
+    output_tokens: 300,
+    cache_read_tokens: 0,
+    latency_ms: 1500 + Math.round(rand() * 1000),
+    cost_usd: 0,
+    judge_cost_usd: 0,
+    cached_calls: 0,
+    model_calls: 2,
+    markers_count: 0,
+    tool_calls_visible: 3,
+    overstated_count: marks.filter((m) => m.answer === 'overstated').length,
+    judge_errors: 0,
+    scores,
+    survival: { payload: rate('payload'), answer: rate('answer') },
+    checks: [],
     detail: {
-      system: t.system ?? 'You are the parent agent.', seen: t.seen ?? `[user]\nWhat broke in ${caseId}?`, answer: t.answer ?? `Answer for ${caseId} under ${arm}.`,
-      judge: Object.entries(scores).map(([criterion, score]) => ({ criterion, score, samples: [score], rationale: t.rationale ?? `facts for ${criterion}`, evidence: [t.evidence ?? 'quoted evidence'] })),
+      system: t.system ?? 'You are the parent agent.',
+      seen: t.seen ?? `[user]\nWhat broke in ${caseId}?`,
+      answer: t.answer ?? `Answer for ${caseId} under ${arm}.`,
+      judge: Object.entries(scores).map(([criterion, score]) => ({
+        criterion,
+        score,
+        samples: [score],
+        rationale: t.rationale ?? `facts for ${criterion}`,
+        evidence: [t.evidence ?? 'quoted evidence'],
+      })),
       survival: marks,
     },
   };

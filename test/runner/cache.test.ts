@@ -12,7 +12,11 @@ import { fixtureCases, mockEnv, rowsOf, tempDir } from '../support/mock-run.ts';
 const writer = join(repoRoot, 'test/support/cache-writer.ts');
 
 function startWriter(dir: string, prefix: string, count: number, batch: number, forever = false) {
-  const child = spawn(process.execPath, ['--import', 'tsx', writer, dir, prefix, String(count), String(batch), ...(forever ? ['forever'] : [])], { cwd: repoRoot });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', writer, dir, prefix, String(count), String(batch), ...(forever ? ['forever'] : [])],
+    { cwd: repoRoot },
+  );
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += String(d)));
@@ -24,14 +28,38 @@ function startWriter(dir: string, prefix: string, count: number, batch: number, 
 describe('the response cache key', () => {
   const cache = new SqliteCache(tempDir('key'));
   afterAll(() => cache.close());
-  const base: ModelRequest = { purpose: 'answer', model: 'm', seed: '1/c/0/answer#0', maxTokens: 100, system: 's', messages: [{ role: 'user', text: 'hi' }] };
+  const base: ModelRequest = {
+    purpose: 'answer',
+    model: 'm',
+    seed: '1/c/0/answer#0',
+    maxTokens: 100,
+    system: 's',
+    messages: [{ role: 'user', text: 'hi' }],
+  };
 
   it('ignores key order and fields that do not change the output; changes with every field that does', () => {
     const k = cache.keyOf('openai', base);
-    expect(cache.keyOf('openai', { messages: [{ text: 'hi', role: 'user' }], seed: base.seed, maxTokens: 100, model: 'm', system: 's', purpose: 'answer', cachePrefix: 1, sim: { caseId: 'x', assertions: [], reference: { facts: [], caveats: [] } } })).toBe(k);
+    expect(
+      cache.keyOf('openai', {
+        messages: [{ text: 'hi', role: 'user' }],
+        seed: base.seed,
+        maxTokens: 100,
+        model: 'm',
+        system: 's',
+        purpose: 'answer',
+        cachePrefix: 1,
+        sim: { caseId: 'x', assertions: [], reference: { facts: [], caveats: [] } },
+      }),
+    ).toBe(k);
     const variants: Partial<ModelRequest>[] = [
-      { model: 'm2' }, { seed: '1/c/1/answer#0' }, { maxTokens: 101 }, { system: 't' }, { temperature: 0 },
-      { messages: [{ role: 'user', text: 'hi!' }] }, { tools: [{ name: 't', description: 'd', inputSchema: {} }] }, { toolChoice: { type: 'none' } },
+      { model: 'm2' },
+      { seed: '1/c/1/answer#0' },
+      { maxTokens: 101 },
+      { system: 't' },
+      { temperature: 0 },
+      { messages: [{ role: 'user', text: 'hi!' }] },
+      { tools: [{ name: 't', description: 'd', inputSchema: {} }] },
+      { toolChoice: { type: 'none' } },
     ];
     for (const v of variants) expect(cache.keyOf('openai', { ...base, ...v }), JSON.stringify(v)).not.toBe(k);
     expect(cache.keyOf('anthropic', base)).not.toBe(k);
@@ -48,7 +76,9 @@ describe('the response cache store', () => {
     expect(await b.exit).toBe(0);
     expect(a.out() + b.out()).not.toContain('flush-failed');
     const cache = new SqliteCache(dir);
-    for (const p of ['a', 'b']) for (let i = 0; i < 3000; i += 7) expect(cache.get(`${p}-${i}`)?.text, `${p}-${i}`).toMatch(new RegExp(`^${p} ${i} `));
+    for (const p of ['a', 'b'])
+      for (let i = 0; i < 3000; i += 7)
+        expect(cache.get(`${p}-${i}`)?.text, `${p}-${i}`).toMatch(new RegExp(`^${p} ${i} `));
     // Both wrote every shared key; the first answer stored wins and both agree afterwards.
     expect(cache.get('shared-2997')?.text).toMatch(/^shared 2997 from [ab]$/);
     cache.close();
@@ -61,7 +91,8 @@ describe('the response cache store', () => {
     const dir = tempDir('cache-kill');
     const w = startWriter(dir, 'k', 0, 200, true);
     await new Promise<void>((resolve) => {
-      const check = () => ((w.out().match(/committed (\d+)/g) ?? []).length >= 5 ? resolve() : setTimeout(check, 10));
+      const check = () =>
+        (w.out().match(/committed (\d+)/g) ?? []).length >= 5 ? resolve() : setTimeout(check, 10);
       check();
     });
     w.child.kill('SIGKILL');
@@ -91,8 +122,15 @@ describe('re-running an unchanged experiment', () => {
   it('makes zero provider calls; --no-cache makes them all again', async () => {
     const project = tempDir('rerun');
     mkdirSync(join(project, 'runs'));
-    writeFileSync(join(project, 'eval.config.ts'), `export default ${JSON.stringify({ casesDir: fixtureCases, reps: 2, seed: 5, provider: 'openai', models: { large: { openai: 'gpt-4o-mini' }, judge: { openai: 'gpt-4o-mini' } }, cache: { dir: join(project, 'cache') } })};\n`);
-    const run = (...flags: string[]) => runCliAsync(['run', '--out', join(project, 'runs'), '--quiet', ...flags], { cwd: project, env: mockEnv(mock) });
+    writeFileSync(
+      join(project, 'eval.config.ts'),
+      `export default ${JSON.stringify({ casesDir: fixtureCases, reps: 2, seed: 5, provider: 'openai', models: { large: { openai: 'gpt-4o-mini' }, judge: { openai: 'gpt-4o-mini' } }, cache: { dir: join(project, 'cache') } })};\n`,
+    );
+    const run = (...flags: string[]) =>
+      runCliAsync(['run', '--out', join(project, 'runs'), '--quiet', ...flags], {
+        cwd: project,
+        env: mockEnv(mock),
+      });
     const first = await run();
     expect(first.code, first.stderr).toBe(0);
     const callsFirst = mock.stats.requests;
@@ -104,9 +142,14 @@ describe('re-running an unchanged experiment', () => {
     const dirs = readdirSync(join(project, 'runs')).sort();
     const rows = rowsOf(join(project, 'runs', dirs[1]!));
     expect(rows).toHaveLength(6);
-    expect(rows.every((r) => r.status === 'ok' && r.cached_calls === r.model_calls && r.model_calls > 0)).toBe(true);
+    expect(
+      rows.every((r) => r.status === 'ok' && r.cached_calls === r.model_calls && r.model_calls > 0),
+    ).toBe(true);
     const firstRows = rowsOf(join(project, 'runs', dirs[0]!));
-    const strip = (rs: typeof rows) => rs.map((r) => ({ id: r.cell_id, scores: r.scores, answer: r.detail?.answer, cost: r.cost_usd })).sort((x, y) => x.id.localeCompare(y.id));
+    const strip = (rs: typeof rows) =>
+      rs
+        .map((r) => ({ id: r.cell_id, scores: r.scores, answer: r.detail?.answer, cost: r.cost_usd }))
+        .sort((x, y) => x.id.localeCompare(y.id));
     expect(strip(rows)).toEqual(strip(firstRows));
     const third = await run('--no-cache');
     expect(third.code, third.stderr).toBe(0);

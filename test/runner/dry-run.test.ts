@@ -16,7 +16,10 @@ afterAll(() => mock.close());
 
 function project(extra: Record<string, unknown> = {}): string {
   const dir = tempDir('dry');
-  writeFileSync(join(dir, 'eval.config.ts'), `export default ${JSON.stringify({ casesDir: fixtureCases, reps: 3, provider: 'openai', models: testModels, cache: false, ...extra })};\n`);
+  writeFileSync(
+    join(dir, 'eval.config.ts'),
+    `export default ${JSON.stringify({ casesDir: fixtureCases, reps: 3, provider: 'openai', models: testModels, cache: false, ...extra })};\n`,
+  );
   return dir;
 }
 
@@ -24,11 +27,16 @@ describe('run --dry-run', () => {
   it('prints cells, calls per role, tokens and cost per arm, and calls nothing', async () => {
     const dir = project();
     mock.resetStats();
-    const r = await runCliAsync(['run', '--dry-run', '--out', join(dir, 'runs')], { cwd: dir, env: mockEnv(mock) });
+    const r = await runCliAsync(['run', '--dry-run', '--out', join(dir, 'runs')], {
+      cwd: dir,
+      env: mockEnv(mock),
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(mock.stats.requests).toBe(0);
     expect(existsSync(join(dir, 'runs'))).toBe(false);
-    expect(r.stdout).toContain('9 cells; nothing was called. Providers: source=openai, receiver=openai, judge=openai.');
+    expect(r.stdout).toContain(
+      '9 cells; nothing was called. Providers: source=openai, receiver=openai, judge=openai.',
+    );
     const line = r.stdout.split('\n').find((l) => l.startsWith('| mini | full-transcript |'))!;
     const cols = line.split('|').map((c) => c.trim());
     expect(cols[4]).toBe('3'); // cells
@@ -40,7 +48,10 @@ describe('run --dry-run', () => {
 
   it('with --resume, estimates only the cells the run is missing', async () => {
     const dir = project({ reps: 2, judge: { criteria: false, classify: 'off' } });
-    const first = await runCliAsync(['run', '--out', join(dir, 'runs'), '--quiet'], { cwd: dir, env: mockEnv(mock) });
+    const first = await runCliAsync(['run', '--out', join(dir, 'runs'), '--quiet'], {
+      cwd: dir,
+      env: mockEnv(mock),
+    });
     expect(first.code, first.stderr).toBe(0);
     const runDir = join(dir, 'runs', readdirSync(join(dir, 'runs'))[0]!);
     const journal = join(runDir, 'results.jsonl');
@@ -60,7 +71,17 @@ describe('run --dry-run', () => {
   });
 
   it('estimates exactly the receiver input the real run sends', async () => {
-    const config = resolveConfig({ casesDir: fixtureCases, reps: 2, provider: 'sim', judge: { criteria: false }, cache: false, outDir: tempDir('dry-out') }, { quiet: true });
+    const config = resolveConfig(
+      {
+        casesDir: fixtureCases,
+        reps: 2,
+        provider: 'sim',
+        judge: { criteria: false },
+        cache: false,
+        outDir: tempDir('dry-out'),
+      },
+      { quiet: true },
+    );
     const est = await dryRun(config);
     const run = await runExperiment({ config });
     for (const arm of est.arms) {
@@ -75,16 +96,24 @@ describe('a missing key', () => {
   it('fails before the first call with one line naming the variable, and writes no run directory', async () => {
     const dir = project({ provider: 'anthropic' });
     mock.resetStats();
-    const r = await runCliAsync(['run', '--out', join(dir, 'runs')], { cwd: dir, env: { ANTHROPIC_API_KEY: '', ANTHROPIC_BASE_URL: mock.anthropicBaseURL } });
+    const r = await runCliAsync(['run', '--out', join(dir, 'runs')], {
+      cwd: dir,
+      env: { ANTHROPIC_API_KEY: '', ANTHROPIC_BASE_URL: mock.anthropicBaseURL },
+    });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('handoff-eval: provider "anthropic" needs ANTHROPIC_API_KEY in the environment (keys are read from the environment only)\n');
+    expect(r.stderr).toBe(
+      'handoff-eval: provider "anthropic" needs ANTHROPIC_API_KEY in the environment (keys are read from the environment only)\n',
+    );
     expect(mock.stats.requests).toBe(0);
     expect(existsSync(join(dir, 'runs'))).toBe(false);
   });
 
-  it('--provider switches every role (and so needs that provider\'s key)', async () => {
+  it("--provider switches every role (and so needs that provider's key)", async () => {
     const dir = project({ provider: 'sim' });
-    const r = await runCliAsync(['run', '--provider', 'openai', '--out', join(dir, 'runs')], { cwd: dir, env: { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' } });
+    const r = await runCliAsync(['run', '--provider', 'openai', '--out', join(dir, 'runs')], {
+      cwd: dir,
+      env: { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('needs OPENAI_API_KEY');
   });
@@ -94,11 +123,18 @@ describe('judge.criteria: false', () => {
   it('makes the runner call no judge at all', async () => {
     const dir = project({ judge: { criteria: false, classify: 'off' }, reps: 2 });
     mock.resetStats();
-    const r = await runCliAsync(['run', '--out', join(dir, 'runs'), '--quiet'], { cwd: dir, env: mockEnv(mock) });
+    const r = await runCliAsync(['run', '--out', join(dir, 'runs'), '--quiet'], {
+      cwd: dir,
+      env: mockEnv(mock),
+    });
     expect(r.code, r.stderr).toBe(0);
     const runDir = join(dir, 'runs', readdirSync(join(dir, 'runs'))[0]!);
     expect(callsOf(runDir).map((c) => c.role)).toEqual(Array(6).fill('receiver'));
     expect(mock.stats.requests).toBe(6);
-    expect(rowsOf(runDir).every((row) => row.status === 'ok' && Object.keys(row.scores).length === 0 && row.model_calls === 1)).toBe(true);
+    expect(
+      rowsOf(runDir).every(
+        (row) => row.status === 'ok' && Object.keys(row.scores).length === 0 && row.model_calls === 1,
+      ),
+    ).toBe(true);
   });
 });

@@ -4,7 +4,16 @@ import { resolveConfig } from '../../harness/config/resolve-config.ts';
 import { runExperiment } from '../../harness/runner/run.ts';
 import { numericSeed } from '../../harness/providers/wire-shared.ts';
 import { everyNth, startMockLlmServer, type FaultRule, type MockServer } from '../support/mock-llm-server.ts';
-import { callsOf, exactlyOnce, fixtureCases, miniCells, mockEnv, rowsOf, tempDir, testModels } from '../support/mock-run.ts';
+import {
+  callsOf,
+  exactlyOnce,
+  fixtureCases,
+  miniCells,
+  mockEnv,
+  rowsOf,
+  tempDir,
+  testModels,
+} from '../support/mock-run.ts';
 
 /**
  * Whole runs through the real SDKs against a mock that injects 429 (retry-after), 500, responses
@@ -30,11 +39,20 @@ function stubEnv() {
 }
 
 const config = (provider: 'anthropic' | 'openai', reps: number, dir: string) =>
-  resolveConfig({
-    casesDir: fixtureCases, reps, seed: 11, provider, models: testModels, concurrency: 8,
-    providers: { [provider]: { maxRetries: 3, timeoutMs: 1_000 } },
-    cache: { dir: join(dir, 'cache') }, outDir: join(dir, 'runs'),
-  }, { quiet: true });
+  resolveConfig(
+    {
+      casesDir: fixtureCases,
+      reps,
+      seed: 11,
+      provider,
+      models: testModels,
+      concurrency: 8,
+      providers: { [provider]: { maxRetries: 3, timeoutMs: 1_000 } },
+      cache: { dir: join(dir, 'cache') },
+      outDir: join(dir, 'runs'),
+    },
+    { quiet: true },
+  );
 
 describe.each(['anthropic', 'openai'] as const)('%s: faults injected into a whole run', (provider) => {
   it('loses and duplicates no cell, and counts the retries the SDK made', async () => {
@@ -43,7 +61,12 @@ describe.each(['anthropic', 'openai'] as const)('%s: faults injected into a whol
     const dir = tempDir('faults');
     const out = await runExperiment({ config: config(provider, 4, dir) });
     const rows = rowsOf(out.dir);
-    expect(exactlyOnce(rows.map((r) => r.cell_id), miniCells(4))).toEqual({ missing: [], duplicated: [] });
+    expect(
+      exactlyOnce(
+        rows.map((r) => r.cell_id),
+        miniCells(4),
+      ),
+    ).toEqual({ missing: [], duplicated: [] });
     expect(rows).toHaveLength(12);
     expect(rows.filter((r) => r.status !== 'ok').map((r) => r.error)).toEqual([]);
     expect(Object.keys(mock.stats.faults).sort()).toEqual(['drop', 'slow', 'status', 'truncate']);
@@ -61,13 +84,23 @@ describe('a call that exhausts its retries', () => {
     stubEnv();
     // Every attempt of the rep-1 receiver calls fails (openai carries the per-call seed in the body).
     const doomed = numericSeed('11/deprecation-1/1/answer#0');
-    rule = ({ body }) => (body.seed === doomed ? { type: 'status', status: 500, retryAfterMs: 5 } : undefined);
+    rule = ({ body }) =>
+      body.seed === doomed ? { type: 'status', status: 500, retryAfterMs: 5 } : undefined;
     const dir = tempDir('exhaust');
     const out = await runExperiment({ config: config('openai', 2, dir) });
     const rows = rowsOf(out.dir);
-    expect(exactlyOnce(rows.map((r) => r.cell_id), miniCells(2))).toEqual({ missing: [], duplicated: [] });
+    expect(
+      exactlyOnce(
+        rows.map((r) => r.cell_id),
+        miniCells(2),
+      ),
+    ).toEqual({ missing: [], duplicated: [] });
     const failed = rows.filter((r) => r.status === 'error');
-    expect(failed.map((r) => r.cell_id).sort()).toEqual(['mini/deprecation-1/brick/1', 'mini/deprecation-1/full-transcript/1', 'mini/deprecation-1/inline/1']);
+    expect(failed.map((r) => r.cell_id).sort()).toEqual([
+      'mini/deprecation-1/brick/1',
+      'mini/deprecation-1/full-transcript/1',
+      'mini/deprecation-1/inline/1',
+    ]);
     for (const r of failed) {
       expect(r.error_code).toBe('provider_error');
       expect(r.error).toMatch(/HTTP 500 after 4 attempts/);
@@ -75,7 +108,9 @@ describe('a call that exhausts its retries', () => {
     }
     const errorCalls = callsOf(out.dir).filter((c) => c.error);
     expect(errorCalls).toHaveLength(3);
-    expect(errorCalls.every((c) => c.role === 'receiver' && /request req_mock_/.test(c.error!) && c.retries === 3)).toBe(true);
+    expect(
+      errorCalls.every((c) => c.role === 'receiver' && /request req_mock_/.test(c.error!) && c.retries === 3),
+    ).toBe(true);
   });
 
   it('is never cached: the next run calls again and succeeds', async () => {

@@ -3,7 +3,15 @@ import { appendFileSync, existsSync, readFileSync, readdirSync, writeFileSync } 
 import { join } from 'node:path';
 import { startMockLlmServer, type MockServer } from '../support/mock-llm-server.ts';
 import { runCliAsync, startCli } from '../support/cli.ts';
-import { exactlyOnce, fixtureCases, miniCells, mockEnv, rowsOf, tempDir, testModels } from '../support/mock-run.ts';
+import {
+  exactlyOnce,
+  fixtureCases,
+  miniCells,
+  mockEnv,
+  rowsOf,
+  tempDir,
+  testModels,
+} from '../support/mock-run.ts';
 
 /**
  * `run --resume` after the real CLI was killed with SIGKILL mid-run: only the missing cells run, the
@@ -17,14 +25,25 @@ afterAll(() => mock.close());
 
 function project(reps: number): string {
   const dir = tempDir('resume');
-  const config = { casesDir: fixtureCases, reps, seed: 3, provider: 'openai', models: testModels, concurrency: 4, providers: { openai: { concurrency: 4 } }, cache: { dir: join(dir, 'cache') } };
+  const config = {
+    casesDir: fixtureCases,
+    reps,
+    seed: 3,
+    provider: 'openai',
+    models: testModels,
+    concurrency: 4,
+    providers: { openai: { concurrency: 4 } },
+    cache: { dir: join(dir, 'cache') },
+  };
   writeFileSync(join(dir, 'eval.config.ts'), `export default ${JSON.stringify(config)};\n`);
   return dir;
 }
 
 async function killMidRun(dir: string, minRows: number): Promise<string> {
   const child = startCli(['run', '--out', join(dir, 'runs'), '--quiet'], { cwd: dir, env: mockEnv(mock) });
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+    child.on('exit', (_code, signal) => resolve(signal)),
+  );
   const journal = () => {
     const runs = existsSync(join(dir, 'runs')) ? readdirSync(join(dir, 'runs')) : [];
     return runs.length ? join(dir, 'runs', runs[0]!, 'results.jsonl') : undefined;
@@ -34,7 +53,8 @@ async function killMidRun(dir: string, minRows: number): Promise<string> {
       const j = journal();
       const n = j && existsSync(j) ? readFileSync(j, 'utf8').split('\n').filter(Boolean).length : 0;
       if (n >= minRows) return resolve();
-      if (child.exitCode !== null) return reject(new Error('the run finished before it could be killed; make it longer'));
+      if (child.exitCode !== null)
+        return reject(new Error('the run finished before it could be killed; make it longer'));
       setTimeout(tick, 5);
     };
     tick();
@@ -56,11 +76,19 @@ describe('run --resume after kill -9', () => {
     // A kill in the middle of a write can leave half a line behind.
     appendFileSync(join(runDir, 'results.jsonl'), '{"run_id":"torn","cell_id":"mini/deprecation-1/inline/');
     // The plan comes from the run's own config.json, not from flags given now.
-    const resumed = await runCliAsync(['run', '--resume', runDir, '--reps', '2', '--quiet'], { cwd: dir, env: mockEnv(mock) });
+    const resumed = await runCliAsync(['run', '--resume', runDir, '--reps', '2', '--quiet'], {
+      cwd: dir,
+      env: mockEnv(mock),
+    });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain('differs in reps');
     const after = rowsOf(runDir);
-    expect(exactlyOnce(after.map((r) => r.cell_id), miniCells(reps))).toEqual({ missing: [], duplicated: [] });
+    expect(
+      exactlyOnce(
+        after.map((r) => r.cell_id),
+        miniCells(reps),
+      ),
+    ).toEqual({ missing: [], duplicated: [] });
     expect(after.every((r) => r.status === 'ok')).toBe(true);
     // What was journalled before the kill was kept as it was, not re-run.
     expect(after.slice(0, before.length)).toEqual(before);
@@ -77,13 +105,18 @@ describe('run --resume after kill -9', () => {
 
   it('refuses a directory another live process is running', async () => {
     const dir = project(1);
-    const first = await runCliAsync(['run', '--out', join(dir, 'runs'), '--quiet'], { cwd: dir, env: mockEnv(mock) });
+    const first = await runCliAsync(['run', '--out', join(dir, 'runs'), '--quiet'], {
+      cwd: dir,
+      env: mockEnv(mock),
+    });
     expect(first.code, first.stderr).toBe(0);
     const runDir = join(dir, 'runs', readdirSync(join(dir, 'runs'))[0]!);
     writeFileSync(join(runDir, 'run.lock'), String(process.pid));
     const r = await runCliAsync(['run', '--resume', runDir, '--quiet'], { cwd: dir, env: mockEnv(mock) });
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe(`handoff-eval: ${runDir}: in use by process ${process.pid} (run.lock); wait for it or stop it first`);
+    expect(r.stderr.trim()).toBe(
+      `handoff-eval: ${runDir}: in use by process ${process.pid} (run.lock); wait for it or stop it first`,
+    );
   });
 
   it('names a directory that is not a run', async () => {

@@ -12,12 +12,18 @@ export function expectedAtoms(t: Transcript, policy = adr0093Retention) {
   for (const turn of viewOf(t).turns) {
     const fate = plan.fates.get(turn.index);
     for (const item of turn.trail) {
-      shown.push(fate === 'manifest' ? item.call.name : `${item.call.name}(${formatArgs(item.call.input)})`.slice(0, 80));
+      shown.push(
+        fate === 'manifest'
+          ? item.call.name
+          : `${item.call.name}(${formatArgs(item.call.input)})`.slice(0, 80),
+      );
       if (!item.result) continue;
       if (fate === 'manifest') hidden.push(item.result.content.slice(0, 40));
-      else shown.push(fate === 'expanded' ? item.result.content : item.result.content.slice(0, policy.retainedResultCap));
+      else
+        shown.push(
+          fate === 'expanded' ? item.result.content : item.result.content.slice(0, policy.retainedResultCap),
+        );
     }
   }
   return { texts, shown, hidden, plan };
 }
-

@@ -13,25 +13,33 @@ const flat = (s: string) => s.replace(/\s*\n\s*/g, ' ⏎ ').trim();
 describe('the brick (ADR 0029; ADR 0093 C)', () => {
   it('never exceeds its budget; with markers every cut is announced and each marker records the real number dropped', () => {
     fc.assert(
-      fc.property(transcriptArb({ maxTurns: 20 }), fc.integer({ min: 200, max: 12_000 }), fc.integer({ min: 100, max: 1500 }), (t, budgetChars, resultCap) => {
-        const brick = buildBrick(t, { resultCap, budgetChars, markers: true });
-        expect(brick.text.length).toBeLessThanOrEqual(budgetChars);
-        const turns = viewOf(t).turns.length;
-        expect(brick.turnsKept + brick.turnsDropped).toBe(turns);
-        const turnMarker = brick.markers.find((m) => m.kind === 'turns');
-        if (brick.turnsDropped > 0) {
-          expect(turnMarker?.dropped).toBe(brick.turnsDropped);
-          expect(brick.text).toContain(turnsMarker(brick.turnsDropped));
-        } else expect(turnMarker).toBeUndefined();
-        const headers = brick.text.match(/^Turn \d+/gm)?.length ?? 0;
-        expect(headers).toBe(brick.turnsKept);
-        // one result marker per capped result shown, each with the characters actually cut
-        const shown = brick.text.split(resultMarker).length - 1;
-        expect(brick.markers.filter((m) => m.kind === 'result').length).toBe(shown);
-        const cutResults = viewOf(t).turns.flatMap((x) => x.trail).filter((x) => x.result && flat(x.result.content).length > resultCap);
-        for (const m of brick.markers.filter((x) => x.kind === 'result')) expect(cutResults.map((x) => flat(x.result!.content).length - resultCap)).toContain(m.dropped);
-        for (const m of brick.markers) expect(brick.text).toContain(m.text);
-      }),
+      fc.property(
+        transcriptArb({ maxTurns: 20 }),
+        fc.integer({ min: 200, max: 12_000 }),
+        fc.integer({ min: 100, max: 1500 }),
+        (t, budgetChars, resultCap) => {
+          const brick = buildBrick(t, { resultCap, budgetChars, markers: true });
+          expect(brick.text.length).toBeLessThanOrEqual(budgetChars);
+          const turns = viewOf(t).turns.length;
+          expect(brick.turnsKept + brick.turnsDropped).toBe(turns);
+          const turnMarker = brick.markers.find((m) => m.kind === 'turns');
+          if (brick.turnsDropped > 0) {
+            expect(turnMarker?.dropped).toBe(brick.turnsDropped);
+            expect(brick.text).toContain(turnsMarker(brick.turnsDropped));
+          } else expect(turnMarker).toBeUndefined();
+          const headers = brick.text.match(/^Turn \d+/gm)?.length ?? 0;
+          expect(headers).toBe(brick.turnsKept);
+          // one result marker per capped result shown, each with the characters actually cut
+          const shown = brick.text.split(resultMarker).length - 1;
+          expect(brick.markers.filter((m) => m.kind === 'result').length).toBe(shown);
+          const cutResults = viewOf(t)
+            .turns.flatMap((x) => x.trail)
+            .filter((x) => x.result && flat(x.result.content).length > resultCap);
+          for (const m of brick.markers.filter((x) => x.kind === 'result'))
+            expect(cutResults.map((x) => flat(x.result!.content).length - resultCap)).toContain(m.dropped);
+          for (const m of brick.markers) expect(brick.text).toContain(m.text);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -50,7 +58,23 @@ describe('the brick (ADR 0029; ADR 0093 C)', () => {
   });
 
   it('a single over-budget turn keeps a head and tail of itself with markers; the legacy brick empties', () => {
-    const t = buildTranscript([{ steps: [{ text: true, calls: [{ size: 40_000, error: false, orphan: false, tool: 0 }, { size: 30_000, error: true, orphan: false, tool: 1 }], byReceiver: false, reversed: false }], finalText: true, compactBefore: false }]);
+    const t = buildTranscript([
+      {
+        steps: [
+          {
+            text: true,
+            calls: [
+              { size: 40_000, error: false, orphan: false, tool: 0 },
+              { size: 30_000, error: true, orphan: false, tool: 1 },
+            ],
+            byReceiver: false,
+            reversed: false,
+          },
+        ],
+        finalText: true,
+        compactBefore: false,
+      },
+    ]);
     const honest = buildBrick(t, { resultCap: 100_000, budgetChars: 3000, markers: true });
     expect(honest.text.length).toBeLessThanOrEqual(3000);
     expect(honest.text).toContain('Turn 1 — user: request T0');
@@ -63,14 +87,40 @@ describe('the brick (ADR 0029; ADR 0093 C)', () => {
   });
 
   it('says so when a result was cleared at capture time', () => {
-    const t = buildTranscript([{ steps: [{ text: false, calls: [{ size: 0, error: false, orphan: false, tool: 0 }], byReceiver: false, reversed: false }], finalText: false, compactBefore: false }]);
+    const t = buildTranscript([
+      {
+        steps: [
+          {
+            text: false,
+            calls: [{ size: 0, error: false, orphan: false, tool: 0 }],
+            byReceiver: false,
+            reversed: false,
+          },
+        ],
+        finalText: false,
+        compactBefore: false,
+      },
+    ]);
     t.messages[2]!.toolResults![0]!.content = '';
     expect(buildBrick(t, { resultCap: 500, budgetChars: 3000, markers: true }).text).toContain(clearedResult);
   });
 });
 
 describe('brick-only (ADR 0029 escalation view)', () => {
-  const t = buildTranscript(Array.from({ length: 40 }, () => ({ steps: [{ text: true, calls: [{ size: 2000, error: false, orphan: false, tool: 2 }], byReceiver: false, reversed: false }], finalText: true, compactBefore: false })));
+  const t = buildTranscript(
+    Array.from({ length: 40 }, () => ({
+      steps: [
+        {
+          text: true,
+          calls: [{ size: 2000, error: false, orphan: false, tool: 2 }],
+          byReceiver: false,
+          reversed: false,
+        },
+      ],
+      finalText: true,
+      compactBefore: false,
+    })),
+  );
   it('carries no tool evidence in the history, orients with the brick, and subtracts the orientation from the budget', async () => {
     const h = await prepare('brick-only', caseOf(t), {}, { budgetTokens: 3000 });
     expect(h.messages.every((m) => !m.toolCalls && !m.toolResults)).toBe(true);
@@ -81,7 +131,12 @@ describe('brick-only (ADR 0029 escalation view)', () => {
     expect(pairingCheck(h.messages).passed).toBe(true);
   });
   it('markers: true makes every cut explicit — the brick and the dropped oldest text', async () => {
-    const h = await prepare('brick-only', caseOf(t), { markers: true, framing: 'continuity' }, { budgetTokens: 3000 });
+    const h = await prepare(
+      'brick-only',
+      caseOf(t),
+      { markers: true, framing: 'continuity' },
+      { budgetTokens: 3000 },
+    );
     const seen = [h.system, ...h.messages.map(renderMessage)].join('\n');
     for (const m of h.stats.markers) expect(seen).toContain(m.text);
     const text = h.stats.markers.find((m) => m.kind === 'messages')!;

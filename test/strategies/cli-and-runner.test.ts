@@ -12,12 +12,29 @@ import { miniCaseFile } from './helpers.ts';
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const cli = (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
-  run('node', ['bin/handoff-eval.js', ...args], { cwd: root, maxBuffer: 64 << 20 }).then((r) => ({ code: 0, ...r }), (e: { code: number; stdout: string; stderr: string }) => e);
+  run('node', ['bin/handoff-eval.js', ...args], { cwd: root, maxBuffer: 64 << 20 }).then(
+    (r) => ({ code: 0, ...r }),
+    (e: { code: number; stdout: string; stderr: string }) => e,
+  );
 
 describe('handoff-eval render', () => {
   it('--json prints {messages, stats} with tokens, chars, the marker count and visible tool calls', async () => {
-    const out = await cli('render', '--strategy', 'brick-only', '--param', 'markers=true', '--param', 'contextBudgetChars=200', miniCaseFile, '--json');
-    const json = JSON.parse(out.stdout) as { params: Record<string, unknown>; messages: unknown[]; stats: Record<string, any> };
+    const out = await cli(
+      'render',
+      '--strategy',
+      'brick-only',
+      '--param',
+      'markers=true',
+      '--param',
+      'contextBudgetChars=200',
+      miniCaseFile,
+      '--json',
+    );
+    const json = JSON.parse(out.stdout) as {
+      params: Record<string, unknown>;
+      messages: unknown[];
+      stats: Record<string, any>;
+    };
     expect(json.params).toMatchObject({ markers: true, contextBudgetChars: 200 });
     expect(json.messages.length).toBeGreaterThan(0);
     expect(json.stats.markers).toBe(json.stats.markerList.length);
@@ -59,10 +76,18 @@ describe('a contract that stays invalid is an error row, never a silent pass', (
       cpSync(join(root, 'test/fixtures/cases/mini'), join(dir, 'cases/mini'), { recursive: true });
       const suiteFile = join(dir, 'cases/mini/suite.json');
       const suite = JSON.parse(readFileSync(suiteFile, 'utf8'));
-      suite.arms = [{ name: 'contract', strategy: 'structured-contract', models: { source: 'large', receiver: 'large' } }];
+      suite.arms = [
+        { name: 'contract', strategy: 'structured-contract', models: { source: 'large', receiver: 'large' } },
+      ];
       suite.baselineArm = 'contract';
       writeFileSync(suiteFile, JSON.stringify(suite));
-      const config = resolveConfig({ casesDir: join(dir, 'cases'), outDir: join(dir, 'runs'), reps: 2, cache: false, sim: { sizes: { large: { contractOmitField: 1 } } } });
+      const config = resolveConfig({
+        casesDir: join(dir, 'cases'),
+        outDir: join(dir, 'runs'),
+        reps: 2,
+        cache: false,
+        sim: { sizes: { large: { contractOmitField: 1 } } },
+      });
       const outcome = await runExperiment({ config });
       expect(outcome.rows).toHaveLength(2);
       for (const row of outcome.rows) {

@@ -4,22 +4,54 @@ import { mergeContracts } from '../../strategies/contract-merge.ts';
 import { validateResearchResult, type ResearchResult } from '../../strategies/contract-schema.ts';
 import { validRecord } from './contract-fixtures.ts';
 
-const phrase = fc.constantFrom('19 merchants pin 2023-10', '19 Merchants pin 2023-10.', 'the fallback re-pins 2023-10', 'EU adapter pins 2024-04', 'sandbox pin unknown', 'gateway logs', 'flag service', 'adapters/', 'merchant_config');
-const record: fc.Arbitrary<ResearchResult> = fc.record({
-  findings: fc.array(fc.record({ claim: phrase, provenance: fc.array(phrase, { maxLength: 3 }), confidence: fc.constantFrom('verified' as const, 'inferred' as const, 'reported' as const) }), { maxLength: 5 }),
-  assumptions: fc.array(phrase, { maxLength: 3 }),
-  unresolved: fc.array(fc.record({ question: phrase, would_settle_it: phrase }), { maxLength: 3 }),
-  coverage: fc.record({ searched: fc.array(phrase, { maxLength: 4 }), not_searched: fc.array(phrase, { maxLength: 4 }) }, { requiredKeys: ['searched'] }),
-  effort: fc.record({ tool_calls: fc.nat(20), budget_exhausted: fc.boolean() }),
-  transcript_ref: fc.option(fc.constantFrom('t:a', 't:b', 't:c'), { nil: undefined }),
-}).map((r) => JSON.parse(JSON.stringify(r)) as ResearchResult);
+const phrase = fc.constantFrom(
+  '19 merchants pin 2023-10',
+  '19 Merchants pin 2023-10.',
+  'the fallback re-pins 2023-10',
+  'EU adapter pins 2024-04',
+  'sandbox pin unknown',
+  'gateway logs',
+  'flag service',
+  'adapters/',
+  'merchant_config',
+);
+const record: fc.Arbitrary<ResearchResult> = fc
+  .record({
+    findings: fc.array(
+      fc.record({
+        claim: phrase,
+        provenance: fc.array(phrase, { maxLength: 3 }),
+        confidence: fc.constantFrom('verified' as const, 'inferred' as const, 'reported' as const),
+      }),
+      { maxLength: 5 },
+    ),
+    assumptions: fc.array(phrase, { maxLength: 3 }),
+    unresolved: fc.array(fc.record({ question: phrase, would_settle_it: phrase }), { maxLength: 3 }),
+    coverage: fc.record(
+      { searched: fc.array(phrase, { maxLength: 4 }), not_searched: fc.array(phrase, { maxLength: 4 }) },
+      { requiredKeys: ['searched'] },
+    ),
+    effort: fc.record({ tool_calls: fc.nat(20), budget_exhausted: fc.boolean() }),
+    transcript_ref: fc.option(fc.constantFrom('t:a', 't:b', 't:c'), { nil: undefined }),
+  })
+  .map((r) => JSON.parse(JSON.stringify(r)) as ResearchResult);
 
 describe('mergeContracts (ledgerline: several children, merged mechanically)', () => {
   it('is order-independent', () => {
     fc.assert(
-      fc.property(fc.array(record, { minLength: 1, maxLength: 5 }).chain((rs) => fc.tuple(fc.constant(rs), fc.shuffledSubarray(rs, { minLength: rs.length, maxLength: rs.length }))), ([a, b]) => {
-        expect(mergeContracts(b)).toEqual(mergeContracts(a));
-      }),
+      fc.property(
+        fc
+          .array(record, { minLength: 1, maxLength: 5 })
+          .chain((rs) =>
+            fc.tuple(
+              fc.constant(rs),
+              fc.shuffledSubarray(rs, { minLength: rs.length, maxLength: rs.length }),
+            ),
+          ),
+        ([a, b]) => {
+          expect(mergeContracts(b)).toEqual(mergeContracts(a));
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -29,12 +61,22 @@ describe('mergeContracts (ledgerline: several children, merged mechanically)', (
       fc.property(fc.array(record, { minLength: 1, maxLength: 5 }), (rs) => {
         const m = mergeContracts(rs);
         expect(validateResearchResult(m)).toEqual([]);
-        const key = (s: unknown) => String(s).trim().replace(/\s+/g, ' ').replace(/[.;]+$/, '').toLowerCase();
+        const key = (s: unknown) =>
+          String(s)
+            .trim()
+            .replace(/\s+/g, ' ')
+            .replace(/[.;]+$/, '')
+            .toLowerCase();
         expect(new Set(m.findings.map((f) => key(f.claim))).size).toBe(m.findings.length);
-        expect(new Set(m.findings.map((f) => key(f.claim)))).toEqual(new Set(rs.flatMap((r) => r.findings.map((f) => key(f.claim)))));
-        expect(new Set(m.unresolved.map((u) => key(u.question)))).toEqual(new Set(rs.flatMap((r) => r.unresolved.map((u) => key(u.question)))));
+        expect(new Set(m.findings.map((f) => key(f.claim)))).toEqual(
+          new Set(rs.flatMap((r) => r.findings.map((f) => key(f.claim)))),
+        );
+        expect(new Set(m.unresolved.map((u) => key(u.question)))).toEqual(
+          new Set(rs.flatMap((r) => r.unresolved.map((u) => key(u.question)))),
+        );
         const lists = rs.map((r) => r.coverage.not_searched).filter((l): l is string[] => Array.isArray(l));
-        for (const item of m.coverage.not_searched ?? []) for (const l of lists) expect(l.map(key)).toContain(key(item));
+        for (const item of m.coverage.not_searched ?? [])
+          for (const l of lists) expect(l.map(key)).toContain(key(item));
         expect(m.effort.tool_calls).toBe(rs.reduce((n, r) => n + (r.effort.tool_calls ?? 0), 0));
         expect(m.sources).toBe(rs.length);
       }),
@@ -45,7 +87,13 @@ describe('mergeContracts (ledgerline: several children, merged mechanically)', (
   it('a claim found by several keeps every provenance and its strongest confidence', () => {
     const a = validRecord();
     const b = validRecord();
-    b.findings = [{ claim: '19 Merchants pin API version 2023-10.', provenance: ['merchant_config.region'], confidence: 'reported' }];
+    b.findings = [
+      {
+        claim: '19 Merchants pin API version 2023-10.',
+        provenance: ['merchant_config.region'],
+        confidence: 'reported',
+      },
+    ];
     a.findings[0]!.confidence = 'inferred';
     const m = mergeContracts([a, b]);
     const f = m.findings.find((x) => x.claim.toLowerCase().startsWith('19 merchants'))!;
@@ -55,7 +103,16 @@ describe('mergeContracts (ledgerline: several children, merged mechanically)', (
   });
 
   it('what none of the children searched is the intersection', () => {
-    const r = (not_searched: string[]): ResearchResult => ({ ...validRecord(), coverage: { searched: [], not_searched } });
-    expect(mergeContracts([r(['gateway logs', 'flag service', 'sandbox config']), r(['flag service', 'gateway logs']), r(['gateway logs', 'sandbox config', 'flag service'])]).coverage.not_searched).toEqual(['flag service', 'gateway logs']);
+    const r = (not_searched: string[]): ResearchResult => ({
+      ...validRecord(),
+      coverage: { searched: [], not_searched },
+    });
+    expect(
+      mergeContracts([
+        r(['gateway logs', 'flag service', 'sandbox config']),
+        r(['flag service', 'gateway logs']),
+        r(['gateway logs', 'sandbox config', 'flag service']),
+      ]).coverage.not_searched,
+    ).toEqual(['flag service', 'gateway logs']);
   });
 });

@@ -26,7 +26,11 @@ export interface TurnSpec {
 }
 
 const callArb: fc.Arbitrary<CallSpec> = fc.record({
-  size: fc.oneof({ arbitrary: fc.integer({ min: 0, max: 400 }), weight: 6 }, { arbitrary: fc.integer({ min: 1000, max: 6000 }), weight: 3 }, { arbitrary: fc.integer({ min: 20_000, max: 60_000 }), weight: 1 }),
+  size: fc.oneof(
+    { arbitrary: fc.integer({ min: 0, max: 400 }), weight: 6 },
+    { arbitrary: fc.integer({ min: 1000, max: 6000 }), weight: 3 },
+    { arbitrary: fc.integer({ min: 20_000, max: 60_000 }), weight: 1 },
+  ),
   error: fc.integer({ min: 0, max: 5 }).map((n) => n === 0),
   orphan: fc.integer({ min: 0, max: 30 }).map((n) => n === 0),
   tool: fc.integer({ min: 0, max: 4 }),
@@ -40,12 +44,16 @@ const stepArb = (receiverSteps: boolean): fc.Arbitrary<StepSpec> =>
     reversed: fc.boolean(),
   });
 
-export const turnsArb = (opts: { maxTurns?: number; receiverSteps?: boolean; compaction?: boolean } = {}): fc.Arbitrary<TurnSpec[]> =>
+export const turnsArb = (
+  opts: { maxTurns?: number; receiverSteps?: boolean; compaction?: boolean } = {},
+): fc.Arbitrary<TurnSpec[]> =>
   fc.array(
     fc.record({
       steps: fc.array(stepArb(opts.receiverSteps ?? false), { minLength: 1, maxLength: 4 }),
       finalText: fc.boolean(),
-      compactBefore: opts.compaction ? fc.integer({ min: 0, max: 5 }).map((n) => n === 0) : fc.constant(false),
+      compactBefore: opts.compaction
+        ? fc.integer({ min: 0, max: 5 }).map((n) => n === 0)
+        : fc.constant(false),
     }),
     { minLength: 1, maxLength: opts.maxTurns ?? 24 },
   );
@@ -69,13 +77,23 @@ export function buildTranscript(turns: TurnSpec[], opts: { receiverSteps?: boole
   let c = 0;
   let m = 0;
   turns.forEach((turn, t) => {
-    if (turn.compactBefore && t > 0) messages.push({ role: 'user', agent: primaryAgent, compacted: true, text: `compaction summary S${t}: the earlier turns set up the work.` });
+    if (turn.compactBefore && t > 0)
+      messages.push({
+        role: 'user',
+        agent: primaryAgent,
+        compacted: true,
+        text: `compaction summary S${t}: the earlier turns set up the work.`,
+      });
     messages.push({ role: 'user', text: `request T${t}: please look into item ${t} and report back.` });
     for (const step of turn.steps) {
       const agent = step.byReceiver ? receiverAgent : primaryAgent;
-      const calls = step.calls.map((spec) => ({ spec, call: { id: `c${++c}`, name: tools[spec.tool]!, input: { path: `src/file-${c}.ts`, n: c } } }));
+      const calls = step.calls.map((spec) => ({
+        spec,
+        call: { id: `c${++c}`, name: tools[spec.tool]!, input: { path: `src/file-${c}.ts`, n: c } },
+      }));
       const msg: Message = { role: 'assistant', agent };
-      if (step.text || calls.length === 0) msg.text = `note M${++m}: ${step.text ? 'working on it' : 'thinking'}.`;
+      if (step.text || calls.length === 0)
+        msg.text = `note M${++m}: ${step.text ? 'working on it' : 'thinking'}.`;
       if (calls.length) msg.toolCalls = calls.map((x) => x.call);
       messages.push(msg);
       const answered = calls.filter((x) => !x.spec.orphan);
@@ -83,16 +101,22 @@ export function buildTranscript(turns: TurnSpec[], opts: { receiverSteps?: boole
       if (ordered.length) {
         messages.push({
           role: 'user',
-          toolResults: ordered.map((x) => ({ callId: x.call.id, content: filler(`result-of-${x.call.id}`, Math.max(x.spec.size, 20)), ...(x.spec.error ? { isError: true } : {}) })),
+          toolResults: ordered.map((x) => ({
+            callId: x.call.id,
+            content: filler(`result-of-${x.call.id}`, Math.max(x.spec.size, 20)),
+            ...(x.spec.error ? { isError: true } : {}),
+          })),
         });
       }
     }
-    if (turn.finalText) messages.push({ role: 'assistant', agent: primaryAgent, text: `note M${++m}: done with item ${t}.` });
+    if (turn.finalText)
+      messages.push({ role: 'assistant', agent: primaryAgent, text: `note M${++m}: done with item ${t}.` });
   });
   const agents: Transcript['agents'] = { [primaryAgent]: { role: 'primary' } };
   if (opts.receiverSteps) agents[receiverAgent] = { role: 'escalation' };
   return { id: 'generated', messages, agents };
 }
 
-export const transcriptArb = (opts: { maxTurns?: number; receiverSteps?: boolean; compaction?: boolean } = {}): fc.Arbitrary<Transcript> =>
-  turnsArb(opts).map((turns) => buildTranscript(turns, opts));
+export const transcriptArb = (
+  opts: { maxTurns?: number; receiverSteps?: boolean; compaction?: boolean } = {},
+): fc.Arbitrary<Transcript> => turnsArb(opts).map((turns) => buildTranscript(turns, opts));

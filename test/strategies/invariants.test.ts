@@ -35,17 +35,26 @@ describe('every strategy', () => {
 
   it('keeps every tool call with its result, renders every marker it records, and reports its payload’s size', async () => {
     await fc.assert(
-      fc.asyncProperty(transcriptArb({ maxTurns: 10, receiverSteps: true }), fc.integer({ min: 3000, max: 40_000 }), async (t, budgetTokens) => {
-        for (const [name, params] of cases) {
-          const h = await prepare(name, caseOf(t), params, { budgetTokens });
-          expect(pairingCheck(h.messages).passed, `${name} ${JSON.stringify(params)}`).toBe(true);
-          const seen = [h.system, ...h.messages.map(renderMessage)].join('\n');
-          for (const m of h.stats.markers) expect(seen, `${name}: marker ${m.text}`).toContain(m.text);
-          expect(h.stats.chars).toBe(h.payload.length);
-          expect(h.stats.tokens).toBe(countTokens(h.payload));
-          expect(h.stats.calls).toBe(name === 'summary' || (name === 'parity-narration' && h.artifacts.middle && params.middle === 'summarize') ? 1 : 0);
-        }
-      }),
+      fc.asyncProperty(
+        transcriptArb({ maxTurns: 10, receiverSteps: true }),
+        fc.integer({ min: 3000, max: 40_000 }),
+        async (t, budgetTokens) => {
+          for (const [name, params] of cases) {
+            const h = await prepare(name, caseOf(t), params, { budgetTokens });
+            expect(pairingCheck(h.messages).passed, `${name} ${JSON.stringify(params)}`).toBe(true);
+            const seen = [h.system, ...h.messages.map(renderMessage)].join('\n');
+            for (const m of h.stats.markers) expect(seen, `${name}: marker ${m.text}`).toContain(m.text);
+            expect(h.stats.chars).toBe(h.payload.length);
+            expect(h.stats.tokens).toBe(countTokens(h.payload));
+            expect(h.stats.calls).toBe(
+              name === 'summary' ||
+                (name === 'parity-narration' && h.artifacts.middle && params.middle === 'summarize')
+                ? 1
+                : 0,
+            );
+          }
+        },
+      ),
       { numRuns: 15 },
     );
   });

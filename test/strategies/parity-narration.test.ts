@@ -44,11 +44,20 @@ describe('parity-narration: superset parity with the agent’s own replay (ADR 0
     await fc.assert(
       fc.asyncProperty(transcriptArb({ maxTurns: 10, receiverSteps: true }), async (t) => {
         const h = await prepare('parity-narration', caseOf(t), {}, { budgetTokens: 1e9 });
-        const byId = new Map(t.messages.flatMap((m) => (m.toolCalls ?? []).map((c) => [c.id, m.agent] as const)));
-        for (const m of h.messages) for (const call of m.toolCalls ?? []) expect(byId.get(call.id)).toBe(receiverAgent);
+        const byId = new Map(
+          t.messages.flatMap((m) => (m.toolCalls ?? []).map((c) => [c.id, m.agent] as const)),
+        );
+        for (const m of h.messages)
+          for (const call of m.toolCalls ?? []) expect(byId.get(call.id)).toBe(receiverAgent);
         // the receiver's own calls appear as narration only when they never got a result (a call without its result cannot be replayed)
-        for (const m of h.messages.filter((x) => x.role === 'system')) expect(m.text).not.toMatch(new RegExp(`^\\[${receiverAgent} called .*\\n\\[result: (?!\\(none recorded\\))`, 'm'));
-        expect(h.messages.some((m) => m.role === 'system' && /^\[primary called /m.test(m.text ?? '')) || !t.messages.some((m) => m.agent === 'primary' && m.toolCalls?.length)).toBe(true);
+        for (const m of h.messages.filter((x) => x.role === 'system'))
+          expect(m.text).not.toMatch(
+            new RegExp(`^\\[${receiverAgent} called .*\\n\\[result: (?!\\(none recorded\\))`, 'm'),
+          );
+        expect(
+          h.messages.some((m) => m.role === 'system' && /^\[primary called /m.test(m.text ?? '')) ||
+            !t.messages.some((m) => m.agent === 'primary' && m.toolCalls?.length),
+        ).toBe(true);
         expect(pairingCheck(h.messages).passed).toBe(true);
       }),
       { numRuns: 30 },
@@ -60,7 +69,12 @@ describe('parity-narration: retention plan (newest 2 expanded, 160 KB newest-fir
   it('expands the newest two turns in full, caps older retained results with a marker giving the real count, and lists the rest in manifests', async () => {
     await fc.assert(
       fc.asyncProperty(transcriptArb({ maxTurns: 20 }), async (t) => {
-        const h = await prepare('parity-narration', caseOf(t), { retainBytes: 40_000 }, { budgetTokens: 1e9 });
+        const h = await prepare(
+          'parity-narration',
+          caseOf(t),
+          { retainBytes: 40_000 },
+          { budgetTokens: 1e9 },
+        );
         const text = seen(h);
         const plan = planTrails(t, { ...adr0093Retention, retainBytes: 40_000 });
         const withTrail = viewOf(t).turns.filter((x) => x.trail.length);
@@ -68,18 +82,27 @@ describe('parity-narration: retention plan (newest 2 expanded, 160 KB newest-fir
         for (const turn of withTrail) {
           const fate = plan.fates.get(turn.index)!;
           if (fate === 'manifest') {
-            const line = text.match(new RegExp(`\\[manifest: turn ${turn.index + 1} — \\S+ made (\\d+) tool call`));
+            const line = text.match(
+              new RegExp(`\\[manifest: turn ${turn.index + 1} — \\S+ made (\\d+) tool call`),
+            );
             expect(Number(line?.[1])).toBe(turn.trail.length);
           }
           for (const item of turn.trail.filter((x) => x.result && x.result.content.length > 1500)) {
             const full = item.result!.content;
             if (fate === 'expanded') expect(text.includes(full)).toBe(true);
-            if (fate === 'retained') expect(text).toContain(`… (result cut: ${full.length - 1500} of ${full.length} characters not retained — older turn)`);
+            if (fate === 'retained')
+              expect(text).toContain(
+                `… (result cut: ${full.length - 1500} of ${full.length} characters not retained — older turn)`,
+              );
           }
         }
         const cuts = h.stats.markers.filter((m) => m.kind === 'result' && m.text.startsWith('… (result cut'));
         for (const m of cuts) expect(m.text).toContain(`${m.dropped} of`);
-        expect(h.stats.manifest).toBe(withTrail.filter((x) => plan.fates.get(x.index) === 'manifest').reduce((n, x) => n + x.trail.length, 0));
+        expect(h.stats.manifest).toBe(
+          withTrail
+            .filter((x) => plan.fates.get(x.index) === 'manifest')
+            .reduce((n, x) => n + x.trail.length, 0),
+        );
       }),
       { numRuns: 30 },
     );
@@ -91,7 +114,11 @@ function absentMessages(t: Transcript, text: string): { messages: number; calls:
   let messages = 0;
   let calls = 0;
   for (const m of t.messages) {
-    const tags = [m.text?.trim() ? m.text : undefined, ...(m.toolCalls ?? []).map((c) => formatArgs(c.input)), ...(m.toolResults ?? []).map((r) => r.content.slice(0, 24))].filter(Boolean) as string[];
+    const tags = [
+      m.text?.trim() ? m.text : undefined,
+      ...(m.toolCalls ?? []).map((c) => formatArgs(c.input)),
+      ...(m.toolResults ?? []).map((r) => r.content.slice(0, 24)),
+    ].filter(Boolean) as string[];
     if (!tags.some((tag) => text.includes(tag))) messages++;
     for (const c of m.toolCalls ?? []) if (!text.includes(formatArgs(c.input))) calls++;
   }
@@ -101,41 +128,68 @@ function absentMessages(t: Transcript, text: string): { messages: number; calls:
 describe('parity-narration: head+tail trim at segment boundaries (ADR 0093 B)', () => {
   it('over budget keeps the original request and first plan, respects the budget, and the middle marker counts exactly what was cut', async () => {
     await fc.assert(
-      fc.asyncProperty(transcriptArb({ maxTurns: 18 }), fc.double({ min: 0.2, max: 0.8, noNaN: true }), async (t, share) => {
-        const full = await prepare('parity-narration', caseOf(t), huge, { budgetTokens: 1e9 });
-        const total = messagesTokens(full.messages);
-        const budget = Math.max(2500, Math.floor(total * share));
-        const h = await prepare('parity-narration', caseOf(t), huge, { budgetTokens: budget });
-        const text = seen(h);
-        expect(text).toContain(t.messages[0]!.text!);
-        const firstPlan = t.messages.find((m) => m.role === 'assistant')!;
-        const planTag = firstPlan.text ?? formatArgs(firstPlan.toolCalls![0]!.input);
-        // the first plan is kept whenever it fits next to the request; when it alone overflows, the cut names it
-        if (!text.includes(planTag)) expect(h.stats.markers.some((m) => m.kind === 'middle')).toBe(true);
-        expect(pairingCheck(h.messages).passed).toBe(true);
-        if (!h.artifacts.overBudget) expect(messagesTokens(h.messages)).toBeLessThanOrEqual(budget);
-        const middle = h.stats.markers.find((m) => m.kind === 'middle');
-        const absent = absentMessages(t, text);
-        if (total <= budget) expect(middle).toBeUndefined();
-        if (middle) {
-          expect(middle.dropped).toBe(absent.messages);
-          expect(middle.text).toContain(`— ${absent.messages} message${absent.messages === 1 ? '' : 's'}, ${absent.calls} tool call`);
-          // the newest segment survives whenever it fits beside the request
-          const segs = renderSession(t, { plan: planTrails(t, { ...adr0093Retention, ...huge }), policy: { ...adr0093Retention, ...huge }, isOwn: () => false });
-          const tok = (from: number, to: number) => segs.slice(from, to).reduce((n, x) => n + messagesTokens(x.messages), 0);
-          const planEnd = segs.findIndex((x) => x.assistant) + 1;
-          const head = tok(0, planEnd) + 48 <= budget ? tok(0, planEnd) : tok(0, 1);
-          const room = head + tok(segs.length - 1, segs.length) + 48;
-          const last = t.messages[t.messages.length - 1]!;
-          if (room <= budget) expect(text).toContain(last.text ?? last.toolResults?.[0]?.content.slice(0, 24) ?? formatArgs(last.toolCalls![0]!.input));
-        } else expect(absent.messages).toBe(0);
-      }),
+      fc.asyncProperty(
+        transcriptArb({ maxTurns: 18 }),
+        fc.double({ min: 0.2, max: 0.8, noNaN: true }),
+        async (t, share) => {
+          const full = await prepare('parity-narration', caseOf(t), huge, { budgetTokens: 1e9 });
+          const total = messagesTokens(full.messages);
+          const budget = Math.max(2500, Math.floor(total * share));
+          const h = await prepare('parity-narration', caseOf(t), huge, { budgetTokens: budget });
+          const text = seen(h);
+          expect(text).toContain(t.messages[0]!.text!);
+          const firstPlan = t.messages.find((m) => m.role === 'assistant')!;
+          const planTag = firstPlan.text ?? formatArgs(firstPlan.toolCalls![0]!.input);
+          // the first plan is kept whenever it fits next to the request; when it alone overflows, the cut names it
+          if (!text.includes(planTag)) expect(h.stats.markers.some((m) => m.kind === 'middle')).toBe(true);
+          expect(pairingCheck(h.messages).passed).toBe(true);
+          if (!h.artifacts.overBudget) expect(messagesTokens(h.messages)).toBeLessThanOrEqual(budget);
+          const middle = h.stats.markers.find((m) => m.kind === 'middle');
+          const absent = absentMessages(t, text);
+          if (total <= budget) expect(middle).toBeUndefined();
+          if (middle) {
+            expect(middle.dropped).toBe(absent.messages);
+            expect(middle.text).toContain(
+              `— ${absent.messages} message${absent.messages === 1 ? '' : 's'}, ${absent.calls} tool call`,
+            );
+            // the newest segment survives whenever it fits beside the request
+            const segs = renderSession(t, {
+              plan: planTrails(t, { ...adr0093Retention, ...huge }),
+              policy: { ...adr0093Retention, ...huge },
+              isOwn: () => false,
+            });
+            const tok = (from: number, to: number) =>
+              segs.slice(from, to).reduce((n, x) => n + messagesTokens(x.messages), 0);
+            const planEnd = segs.findIndex((x) => x.assistant) + 1;
+            const head = tok(0, planEnd) + 48 <= budget ? tok(0, planEnd) : tok(0, 1);
+            const room = head + tok(segs.length - 1, segs.length) + 48;
+            const last = t.messages[t.messages.length - 1]!;
+            if (room <= budget)
+              expect(text).toContain(
+                last.text ??
+                  last.toolResults?.[0]?.content.slice(0, 24) ??
+                  formatArgs(last.toolCalls![0]!.input),
+              );
+          } else expect(absent.messages).toBe(0);
+        },
+      ),
       { numRuns: 40 },
     );
   });
 
   it('the message budget equals the primary’s: the TL;DR orientation is not subtracted from it (budget parity)', async () => {
-    const turns = Array.from({ length: 120 }, () => ({ steps: [{ text: true, calls: [{ size: 300, error: false, orphan: false, tool: 1 }], byReceiver: false, reversed: false }], finalText: true, compactBefore: false }));
+    const turns = Array.from({ length: 120 }, () => ({
+      steps: [
+        {
+          text: true,
+          calls: [{ size: 300, error: false, orphan: false, tool: 1 }],
+          byReceiver: false,
+          reversed: false,
+        },
+      ],
+      finalText: true,
+      compactBefore: false,
+    }));
     const t = buildTranscript(turns);
     const budget = 8000;
     const h = await prepare('parity-narration', caseOf(t), {}, { budgetTokens: budget });
@@ -146,9 +200,29 @@ describe('parity-narration: head+tail trim at segment boundaries (ADR 0093 B)', 
   });
 
   it("middle: 'summarize' splices a source-model summary between head and tail and accounts for the call", async () => {
-    const t = buildTranscript(Array.from({ length: 60 }, () => ({ steps: [{ text: true, calls: [{ size: 800, error: false, orphan: false, tool: 0 }], byReceiver: false, reversed: false }], finalText: true, compactBefore: false })));
-    const h = await prepare('parity-narration', caseOf(t), { middle: 'summarize', middleSummaryTokens: 300 }, { budgetTokens: 6000 });
-    const spliced = h.messages.find((m) => m.role === 'system' && m.text?.startsWith('(middle of the session summarised'));
+    const t = buildTranscript(
+      Array.from({ length: 60 }, () => ({
+        steps: [
+          {
+            text: true,
+            calls: [{ size: 800, error: false, orphan: false, tool: 0 }],
+            byReceiver: false,
+            reversed: false,
+          },
+        ],
+        finalText: true,
+        compactBefore: false,
+      })),
+    );
+    const h = await prepare(
+      'parity-narration',
+      caseOf(t),
+      { middle: 'summarize', middleSummaryTokens: 300 },
+      { budgetTokens: 6000 },
+    );
+    const spliced = h.messages.find(
+      (m) => m.role === 'system' && m.text?.startsWith('(middle of the session summarised'),
+    );
     expect(spliced).toBeDefined();
     expect(h.stats.calls).toBe(1);
     expect(h.stats.inputTokens).toBeGreaterThan(0);
@@ -157,7 +231,20 @@ describe('parity-narration: head+tail trim at segment boundaries (ADR 0093 B)', 
 });
 
 describe('parity-narration: framing keyed to session shape (ADR 0093 D and addendum)', () => {
-  const t = buildTranscript([{ steps: [{ text: true, calls: [{ size: 50, error: false, orphan: false, tool: 0 }], byReceiver: false, reversed: false }], finalText: true, compactBefore: false }]);
+  const t = buildTranscript([
+    {
+      steps: [
+        {
+          text: true,
+          calls: [{ size: 50, error: false, orphan: false, tool: 0 }],
+          byReceiver: false,
+          reversed: false,
+        },
+      ],
+      finalText: true,
+      compactBefore: false,
+    },
+  ]);
   it('owner framing and no brick for a session owned from its first turn; its trails stay first-person', async () => {
     const h = await prepare('parity-narration', caseOf(t, { sessionShape: 'owned' }));
     expect(h.system).toContain(framings.owner);

@@ -15,7 +15,9 @@ import { transcriptsDir, transcriptsMissing } from '../support/transcripts.ts';
 /** Example-based checks over the real transcripts (test/support/transcripts.ts: in-repo copies or $HANDOFF_SHARED_DIR). */
 const dir = transcriptsDir;
 const missing = transcriptsMissing;
-const label = missing ? `strategies on real transcripts — SKIPPED: ${dir} not found` : `strategies on real transcripts in ${dir}`;
+const label = missing
+  ? `strategies on real transcripts — SKIPPED: ${dir} not found`
+  : `strategies on real transcripts in ${dir}`;
 
 const files = [
   'claude-code-nextjs-todo.jsonl',
@@ -31,34 +33,46 @@ const load = (f: string): Transcript => importTranscript(join(dir, f)).transcrip
 const history = (h: Handoff) => h.messages.map(renderMessage).join('\n');
 
 describe.skipIf(missing)(label, () => {
-  it.each(files)('%s: parity narration and the own replay carry the same evidence under the retention plan', async (f) => {
-    const t = load(f);
-    const c = caseOf(t);
-    const own = history(await prepare('inline', c, { replay: 'planned' }, { budgetTokens: 1e9 }));
-    const narrated = history(await prepare('parity-narration', c, {}, { budgetTokens: 1e9 }));
-    const atoms = expectedAtoms(t);
-    for (const a of [...atoms.texts, ...atoms.shown]) {
-      expect(own.includes(a), `own view lacks ${a.slice(0, 60)}`).toBe(true);
-      expect(narrated.includes(a), `narrated view lacks ${a.slice(0, 60)}`).toBe(true);
-    }
-  });
+  it.each(files)(
+    '%s: parity narration and the own replay carry the same evidence under the retention plan',
+    async (f) => {
+      const t = load(f);
+      const c = caseOf(t);
+      const own = history(await prepare('inline', c, { replay: 'planned' }, { budgetTokens: 1e9 }));
+      const narrated = history(await prepare('parity-narration', c, {}, { budgetTokens: 1e9 }));
+      const atoms = expectedAtoms(t);
+      for (const a of [...atoms.texts, ...atoms.shown]) {
+        expect(own.includes(a), `own view lacks ${a.slice(0, 60)}`).toBe(true);
+        expect(narrated.includes(a), `narrated view lacks ${a.slice(0, 60)}`).toBe(true);
+      }
+    },
+  );
 
-  it.each(files)('%s: under a tight budget parity-narration keeps the task, stays in budget, pairs every call and renders every marker', async (f) => {
-    const t = load(f);
-    const h = await prepare('parity-narration', caseOf(t), {}, { budgetTokens: 12_000 });
-    const firstRequest = t.messages.find((m) => m.role === 'user' && m.text?.trim())!.text!;
-    expect(history(h)).toContain(firstRequest.slice(0, 2000));
-    if (!h.artifacts.overBudget) expect(messagesTokens(h.messages)).toBeLessThanOrEqual(12_000);
-    expect(pairingCheck(h.messages).passed).toBe(true);
-    expect(h.messages.every((m) => !m.toolCalls?.length)).toBe(true);
-    const seen = [h.system, history(h)].join('\n');
-    for (const m of h.stats.markers) expect(seen).toContain(m.text);
-    expect((h.artifacts.brick as string).length).toBeLessThanOrEqual(3000);
-  });
+  it.each(files)(
+    '%s: under a tight budget parity-narration keeps the task, stays in budget, pairs every call and renders every marker',
+    async (f) => {
+      const t = load(f);
+      const h = await prepare('parity-narration', caseOf(t), {}, { budgetTokens: 12_000 });
+      const firstRequest = t.messages.find((m) => m.role === 'user' && m.text?.trim())!.text!;
+      expect(history(h)).toContain(firstRequest.slice(0, 2000));
+      if (!h.artifacts.overBudget) expect(messagesTokens(h.messages)).toBeLessThanOrEqual(12_000);
+      expect(pairingCheck(h.messages).passed).toBe(true);
+      expect(h.messages.every((m) => !m.toolCalls?.length)).toBe(true);
+      const seen = [h.system, history(h)].join('\n');
+      for (const m of h.stats.markers) expect(seen).toContain(m.text);
+      expect((h.artifacts.brick as string).length).toBeLessThanOrEqual(3000);
+    },
+  );
 
   it.each(files)('%s: every other strategy without a model call keeps calls paired', async (f) => {
     const c = caseOf(load(f));
-    for (const [name, params] of [['inline', {}], ['full-transcript', {}], ['full-transcript', { as: 'messages' }], ['brick-only', {}], ['brick-only', { markers: true }]] as const) {
+    for (const [name, params] of [
+      ['inline', {}],
+      ['full-transcript', {}],
+      ['full-transcript', { as: 'messages' }],
+      ['brick-only', {}],
+      ['brick-only', { markers: true }],
+    ] as const) {
       const h = await prepare(name, c, params, { budgetTokens: 30_000 });
       expect(pairingCheck(h.messages).passed, `${name} ${JSON.stringify(params)}`).toBe(true);
     }
@@ -83,16 +97,29 @@ describe.skipIf(missing)(label, () => {
   it('teammates: the six children return as merged contracts, with every transcript fetchable on demand', async () => {
     const t = load('claude-code-v2-teammates');
     const children = Object.values(t.children ?? {});
-    const h = await prepare('structured-contract', caseOf(children[0]!, { direction: 'return', sources: children }), {}, { sim: { sizes: { large: { contractOmitField: 0 } } } });
+    const h = await prepare(
+      'structured-contract',
+      caseOf(children[0]!, { direction: 'return', sources: children }),
+      {},
+      { sim: { sizes: { large: { contractOmitField: 0 } } } },
+    );
     const merged = h.artifacts.contract as { transcript_refs: string[]; coverage: { searched: string[] } };
     expect(merged.transcript_refs).toHaveLength(6);
     expect(h.stats.calls).toBe(6);
     // searched locations are unioned: the same command run by two children counts once
-    expect(merged.coverage.searched.length).toBeLessThanOrEqual(children.reduce((n, c) => n + allTrailItems(c).length, 0));
-    expect(merged.coverage.searched.length).toBeGreaterThan(Math.max(...children.map((c) => allTrailItems(c).length)));
+    expect(merged.coverage.searched.length).toBeLessThanOrEqual(
+      children.reduce((n, c) => n + allTrailItems(c).length, 0),
+    );
+    expect(merged.coverage.searched.length).toBeGreaterThan(
+      Math.max(...children.map((c) => allTrailItems(c).length)),
+    );
     const child = children[2]!;
     const item = allTrailItems(child).find((x) => x.result)!;
-    const span = h.runTool!({ id: 'f', name: 'fetch_transcript_span', input: { ref: merged.transcript_refs[2], tool_call_id: item.call.id } });
+    const span = h.runTool!({
+      id: 'f',
+      name: 'fetch_transcript_span',
+      input: { ref: merged.transcript_refs[2], tool_call_id: item.call.id },
+    });
     expect(span).toContain(item.result!.content.slice(0, 200));
   });
 });

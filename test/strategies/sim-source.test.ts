@@ -31,8 +31,16 @@ describe('sim: filling a contract (purpose contract)', () => {
     expect(a.toolCalls).toEqual(b.toolCalls);
     const r = a.toolCalls[0]!.input as any;
     expect(validateResearchResult(r)).toEqual([]);
-    expect(r.findings).toEqual([{ claim: 'Two merchants pin 2023-10 (m_0007, m_0013)', provenance: ['merchant_config.api_version'], confidence: 'verified' }]);
-    expect(r.assumptions).toEqual(['Assuming the api_version column is authoritative and not overridden per request']);
+    expect(r.findings).toEqual([
+      {
+        claim: 'Two merchants pin 2023-10 (m_0007, m_0013)',
+        provenance: ['merchant_config.api_version'],
+        confidence: 'verified',
+      },
+    ]);
+    expect(r.assumptions).toEqual([
+      'Assuming the api_version column is authoritative and not overridden per request',
+    ]);
     expect(r.unresolved[0].question).toContain('I could not determine whether the sandbox adapter');
     expect(r.coverage.searched).toHaveLength(2);
     expect(r.effort).toEqual({ tool_calls: 2, budget_exhausted: false });
@@ -54,7 +62,16 @@ describe('sim: filling a contract (purpose contract)', () => {
     const field = /'(\w+)'/.exec(errors[0]!)![1]!;
     const retry = await contractRequest('s/4', [
       { role: 'assistant', toolCalls: first.toolCalls },
-      { role: 'user', toolResults: [{ callId: first.toolCalls[0]!.id, isError: true, content: `research_result rejected:\n- ${errors[0]}` }] },
+      {
+        role: 'user',
+        toolResults: [
+          {
+            callId: first.toolCalls[0]!.id,
+            isError: true,
+            content: `research_result rejected:\n- ${errors[0]}`,
+          },
+        ],
+      },
     ]);
     const second = (await sim.generate(retry)).toolCalls[0]!;
     expect(second.id).toBe('research_result_1');
@@ -73,7 +90,10 @@ describe('summary: the source model summarises its own findings', () => {
     expect(req.maxTokens).toBe(400);
     expect(req.messages.slice(0, -1)).toEqual(c.source.messages.map(toChat));
     expect(req.messages.at(-1)!.text).toBe(summaryRequest(400));
-    expect(h.messages.at(-1)!.toolResults![0]).toEqual({ callId: 'spawn_1', content: '- Two merchants pin 2023-10 (m_0007, m_0013)' });
+    expect(h.messages.at(-1)!.toolResults![0]).toEqual({
+      callId: 'spawn_1',
+      content: '- Two merchants pin 2023-10 (m_0007, m_0013)',
+    });
     expect(h.payload).toBe('- Two merchants pin 2023-10 (m_0007, m_0013)');
     expect(h.stats).toMatchObject({ calls: 1, inputTokens: 10, outputTokens: 5, latencyMs: 7 });
   });

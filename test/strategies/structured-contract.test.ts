@@ -3,7 +3,11 @@ import type { ModelRequest } from '../../harness/types.ts';
 import { SubagentContractError } from '../../harness/errors.ts';
 import { countTokens } from '../../harness/tokens.ts';
 import { indexText, matchClaim } from '../../harness/text/cues.ts';
-import { requiredFields, researchResultTool, validateResearchResult } from '../../strategies/contract-schema.ts';
+import {
+  requiredFields,
+  researchResultTool,
+  validateResearchResult,
+} from '../../strategies/contract-schema.ts';
 import { applyGuards } from '../../strategies/contract-guards.ts';
 import { renderContract } from '../../strategies/contract-render.ts';
 import { contractRequest } from '../../strategies/structured-contract.ts';
@@ -16,8 +20,15 @@ describe('research_result schema (ledgerline, verbatim) checked by ajv', () => {
   it('is the seed’s schema: five required fields, three required per finding, two per open question', () => {
     expect(researchResultTool.name).toBe('research_result');
     expect([...requiredFields]).toEqual(['findings', 'assumptions', 'unresolved', 'coverage', 'effort']);
-    expect(researchResultTool.input_schema.properties.findings.items.required).toEqual(['claim', 'provenance', 'confidence']);
-    expect(researchResultTool.input_schema.properties.unresolved.items.required).toEqual(['question', 'would_settle_it']);
+    expect(researchResultTool.input_schema.properties.findings.items.required).toEqual([
+      'claim',
+      'provenance',
+      'confidence',
+    ]);
+    expect(researchResultTool.input_schema.properties.unresolved.items.required).toEqual([
+      'question',
+      'would_settle_it',
+    ]);
   });
   it('accepts a complete record', () => expect(validateResearchResult(validRecord())).toEqual([]));
   it.each([...requiredFields])('rejects a record without %s, naming the field', (field) => {
@@ -41,7 +52,9 @@ describe('research_result schema (ledgerline, verbatim) checked by ajv', () => {
     r.effort.tool_calls = 'six';
     const errors = validateResearchResult(r);
     expect(errors).toHaveLength(2);
-    expect(errors.join('\n')).toMatch(/findings\.0\.confidence must be equal to one of the allowed values \(verified, inferred, reported\)/);
+    expect(errors.join('\n')).toMatch(
+      /findings\.0\.confidence must be equal to one of the allowed values \(verified, inferred, reported\)/,
+    );
     expect(errors.join('\n')).toMatch(/effort\.tool_calls must be integer/);
   });
 });
@@ -50,7 +63,10 @@ describe('structured-contract: forced tool call, validation fed back to the chil
   it('forces research_result, sends the validator’s errors back as the call’s error result, and accepts the retry', async () => {
     const bad: Record<string, unknown> = { ...validRecord() };
     delete bad.coverage;
-    const provider = scriptedProvider([() => recordCall(bad, 'rr_a'), () => recordCall(validRecord(), 'rr_b')]);
+    const provider = scriptedProvider([
+      () => recordCall(bad, 'rr_a'),
+      () => recordCall(validRecord(), 'rr_b'),
+    ]);
     const h = await prepare('structured-contract', await miniCase(), {}, { provider });
     expect(provider.seen).toHaveLength(2);
     const [first, second] = provider.seen as [ModelRequest, ModelRequest];
@@ -71,33 +87,71 @@ describe('structured-contract: forced tool call, validation fed back to the chil
 
   it('after maxRetries rejected retries it throws SubagentContractError with the validation errors (never a silent pass)', async () => {
     const provider = scriptedProvider([() => recordCall({ findings: [] })]);
-    const err = await prepare('structured-contract', await miniCase(), {}, { provider }).catch((e: unknown) => e);
+    const err = await prepare('structured-contract', await miniCase(), {}, { provider }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(SubagentContractError);
     expect((err as SubagentContractError).attempts).toBe(3);
     expect((err as SubagentContractError).code).toBe('subagent_contract');
-    expect((err as SubagentContractError).validationErrors.join()).toContain("required property 'assumptions'");
+    expect((err as SubagentContractError).validationErrors.join()).toContain(
+      "required property 'assumptions'",
+    );
     expect(provider.seen).toHaveLength(3);
     const once = scriptedProvider([() => ({ text: 'here is my summary instead' })]);
-    await expect(prepare('structured-contract', await miniCase(), { maxRetries: 0 }, { provider: once })).rejects.toThrow(/no research_result tool call was made/);
+    await expect(
+      prepare('structured-contract', await miniCase(), { maxRetries: 0 }, { provider: once }),
+    ).rejects.toThrow(/no research_result tool call was made/);
     expect(once.seen).toHaveLength(1);
   });
 });
 
 describe('parent-side guards (each correction flagged, never silent)', () => {
-  const t = { agents: {}, messages: [{ role: 'user' as const, text: 'go' }, { role: 'assistant' as const, toolCalls: [{ id: 'q1', name: 'query_table', input: { sql: 'select * from merchant_config' } }, { id: 'r1', name: 'read_file', input: { path: 'adapters/paylane_fallback.ts' } }] }, { role: 'user' as const, toolResults: [{ callId: 'q1', content: 'm_0007 | 2023-10' }, { callId: 'r1', content: "FALLBACK_VERSION = '2023-10'" }] }] };
+  const t = {
+    agents: {},
+    messages: [
+      { role: 'user' as const, text: 'go' },
+      {
+        role: 'assistant' as const,
+        toolCalls: [
+          { id: 'q1', name: 'query_table', input: { sql: 'select * from merchant_config' } },
+          { id: 'r1', name: 'read_file', input: { path: 'adapters/paylane_fallback.ts' } },
+        ],
+      },
+      {
+        role: 'user' as const,
+        toolResults: [
+          { callId: 'q1', content: 'm_0007 | 2023-10' },
+          { callId: 'r1', content: "FALLBACK_VERSION = '2023-10'" },
+        ],
+      },
+    ],
+  };
   it('empty-result: no findings and no unresolved ⇒ budget_exhausted = true', () => {
-    const r = { ...validRecord(), findings: [], unresolved: [], effort: { tool_calls: 2, budget_exhausted: false } };
+    const r = {
+      ...validRecord(),
+      findings: [],
+      unresolved: [],
+      effort: { tool_calls: 2, budget_exhausted: false },
+    };
     const g = applyGuards(r, t);
     expect(g.result.effort.budget_exhausted).toBe(true);
     expect(g.flags.map((f) => f.guard)).toContain('empty-result');
-    expect(applyGuards({ ...r, unresolved: validRecord().unresolved }, t).result.effort.budget_exhausted).toBe(false);
+    expect(
+      applyGuards({ ...r, unresolved: validRecord().unresolved }, t).result.effort.budget_exhausted,
+    ).toBe(false);
     expect(r.effort.budget_exhausted).toBe(false);
   });
   it('tool-calls-mismatch: a self-reported count that disagrees with the transcript is corrected to it', () => {
     const g = applyGuards({ ...validRecord(), effort: { tool_calls: 9, budget_exhausted: false } }, t);
     expect(g.result.effort.tool_calls).toBe(2);
-    expect(g.flags.find((f) => f.guard === 'tool-calls-mismatch')?.detail).toContain('reported 9 tool calls; its transcript has 2');
-    expect(applyGuards({ ...validRecord(), effort: { tool_calls: 2 } }, t).flags.some((f) => f.guard === 'tool-calls-mismatch')).toBe(false);
+    expect(g.flags.find((f) => f.guard === 'tool-calls-mismatch')?.detail).toContain(
+      'reported 9 tool calls; its transcript has 2',
+    );
+    expect(
+      applyGuards({ ...validRecord(), effort: { tool_calls: 2 } }, t).flags.some(
+        (f) => f.guard === 'tool-calls-mismatch',
+      ),
+    ).toBe(false);
   });
   it('no-provenance: a verified finding without provenance is downgraded to inferred', () => {
     const r = validRecord();
@@ -110,21 +164,36 @@ describe('parent-side guards (each correction flagged, never silent)', () => {
     const r = validRecord();
     r.findings[0]!.provenance = ['billing_ledger.version'];
     const g = applyGuards(r, t);
-    expect(g.flags.filter((f) => f.guard === 'untraceable-provenance').map((f) => f.claim)).toEqual([r.findings[0]!.claim, r.findings[2]!.claim]);
-    expect(g.flags.some((f) => f.guard === 'untraceable-provenance' && f.claim === r.findings[1]!.claim)).toBe(false);
+    expect(g.flags.filter((f) => f.guard === 'untraceable-provenance').map((f) => f.claim)).toEqual([
+      r.findings[0]!.claim,
+      r.findings[2]!.claim,
+    ]);
+    expect(
+      g.flags.some((f) => f.guard === 'untraceable-provenance' && f.claim === r.findings[1]!.claim),
+    ).toBe(false);
   });
 });
 
 describe('the parent rendering (deterministic, ≈1.2k tokens, never the transcript)', () => {
   it('labels every caveat as a caveat on its own line, and every finding with its confidence and provenance', () => {
-    const text = renderContract(validRecord(), { from: 'the research child', budgetTokens: 1200, flags: [] }).text;
+    const text = renderContract(validRecord(), {
+      from: 'the research child',
+      budgetTokens: 1200,
+      flags: [],
+    }).text;
     expect(text).toContain('- ASSUMPTION (not verified): the api_version column is authoritative');
-    expect(text).toContain('- UNRESOLVED (could not determine): whether the sandbox adapter uses the same version pin — would settle it: the sandbox adapter config');
-    expect(text).toContain('- VERIFIED: 19 merchants pin API version 2023-10 — provenance: merchant_config.api_version');
+    expect(text).toContain(
+      '- UNRESOLVED (could not determine): whether the sandbox adapter uses the same version pin — would settle it: the sandbox adapter config',
+    );
+    expect(text).toContain(
+      '- VERIFIED: 19 merchants pin API version 2023-10 — provenance: merchant_config.api_version',
+    );
     expect(text).toContain('- INFERRED (unverified): 3 merchants reach');
     expect(text).toContain('- REPORTED (unverified, as the source asserted it): Paylane retires');
     expect(text).toContain('- NOT SEARCHED: sandbox adapter config; per-request overrides in the gateway');
-    expect(renderContract(validRecord(), { from: 'the research child', budgetTokens: 1200, flags: [] }).text).toBe(text);
+    expect(
+      renderContract(validRecord(), { from: 'the research child', budgetTokens: 1200, flags: [] }).text,
+    ).toBe(text);
     const a = { cues: ['api_version column', 'authoritative'], qualifierCues: ['assuming', 'assumption'] };
     expect(matchClaim(indexText(text), a)).toMatchObject({ present: true, qualified: true, labelled: true });
   });
@@ -153,7 +222,8 @@ describe('structured-contract end to end (sim source model)', () => {
   it('returns the rendering as the result of the pending spawn call, sets transcript_ref and serves fetch_transcript_span', async () => {
     const c = await miniCase();
     let h;
-    for (let rep = 0; rep < 8 && !h; rep++) h = await prepare('structured-contract', c, {}, { rep }).catch(() => undefined);
+    for (let rep = 0; rep < 8 && !h; rep++)
+      h = await prepare('structured-contract', c, {}, { rep }).catch(() => undefined);
     expect(h).toBeDefined();
     const last = h!.messages.at(-1)!;
     expect(last.toolResults?.[0]?.callId).toBe('spawn_1');
@@ -162,12 +232,29 @@ describe('structured-contract end to end (sim source model)', () => {
     expect(h!.tools.map((x) => x.name)).toEqual(['fetch_transcript_span']);
     const contract = h!.artifacts.contract as { transcript_ref: string };
     expect(contract.transcript_ref).toBe('transcript:deprecation-1');
-    const span = h!.runTool!({ id: 'f1', name: 'fetch_transcript_span', input: { ref: contract.transcript_ref, tool_call_id: 'c2' } });
+    const span = h!.runTool!({
+      id: 'f1',
+      name: 'fetch_transcript_span',
+      input: { ref: contract.transcript_ref, tool_call_id: 'c2' },
+    });
     expect(span).toContain('read_file({"path":"adapters/paylane_fallback.ts"})');
     expect(span).toContain("FALLBACK_VERSION = '2023-10'");
-    expect(h!.runTool!({ id: 'f2', name: 'fetch_transcript_span', input: { ref: 'nope', tool_call_id: 'c2' } })).toMatch(/^error: unknown transcript_ref/);
-    expect(h!.runTool!({ id: 'f3', name: 'fetch_transcript_span', input: { ref: contract.transcript_ref, tool_call_id: 'zz' } })).toMatch(/ids: c1, c2/);
-    const off = await prepare('structured-contract', c, { transcriptRef: false }, { provider: scriptedProvider([() => recordCall(validRecord())]) });
+    expect(
+      h!.runTool!({ id: 'f2', name: 'fetch_transcript_span', input: { ref: 'nope', tool_call_id: 'c2' } }),
+    ).toMatch(/^error: unknown transcript_ref/);
+    expect(
+      h!.runTool!({
+        id: 'f3',
+        name: 'fetch_transcript_span',
+        input: { ref: contract.transcript_ref, tool_call_id: 'zz' },
+      }),
+    ).toMatch(/ids: c1, c2/);
+    const off = await prepare(
+      'structured-contract',
+      c,
+      { transcriptRef: false },
+      { provider: scriptedProvider([() => recordCall(validRecord())]) },
+    );
     expect(off.tools).toEqual([]);
     expect((off.artifacts.contract as { transcript_ref?: string }).transcript_ref).toBeUndefined();
   });
@@ -178,12 +265,29 @@ describe('structured-contract end to end (sim source model)', () => {
     second.id = 'child-2';
     const calls: string[] = [];
     const provider = scriptedProvider([
-      (req) => (calls.push(req.seed), recordCall({ ...validRecord(), coverage: { searched: ['adapters/'], not_searched: ['gateway logs', 'flag service'] } })),
-      (req) => (calls.push(req.seed), recordCall({ ...validRecord(), findings: [validRecord().findings[0]!], coverage: { searched: ['merchant_config'], not_searched: ['gateway logs'] } })),
+      (req) => (
+        calls.push(req.seed),
+        recordCall({
+          ...validRecord(),
+          coverage: { searched: ['adapters/'], not_searched: ['gateway logs', 'flag service'] },
+        })
+      ),
+      (req) => (
+        calls.push(req.seed),
+        recordCall({
+          ...validRecord(),
+          findings: [validRecord().findings[0]!],
+          coverage: { searched: ['merchant_config'], not_searched: ['gateway logs'] },
+        })
+      ),
     ]);
     const h = await prepare('structured-contract', { ...c, sources: [c.source, second] }, {}, { provider });
     expect(calls).toHaveLength(2);
-    const merged = h.artifacts.contract as { findings: unknown[]; coverage: { not_searched: string[] }; transcript_refs: string[] };
+    const merged = h.artifacts.contract as {
+      findings: unknown[];
+      coverage: { not_searched: string[] };
+      transcript_refs: string[];
+    };
     expect(merged.findings).toHaveLength(3);
     expect(merged.coverage.not_searched).toEqual(['gateway logs']);
     expect(merged.transcript_refs).toEqual(['transcript:deprecation-1#1', 'transcript:deprecation-1#2']);

@@ -12,8 +12,15 @@ const count = Number(countArg);
 const batch = Number(batchArg);
 const cache = new SqliteCache(dir!, { batchSize: 1_000_000, flushMs: 60_000 });
 const response = (text: string): ModelResponse => ({
-  text, toolCalls: [], stopReason: 'end_turn', usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 },
-  latencyMs: 1, model: 'm', cached: false, retries: 0, costUsd: 0,
+  text,
+  toolCalls: [],
+  stopReason: 'end_turn',
+  usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 },
+  latencyMs: 1,
+  model: 'm',
+  cached: false,
+  retries: 0,
+  costUsd: 0,
 });
 let i = 0;
 do {

@@ -1,6 +1,15 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CachePrefixes, anthropicReply, checkAnthropic, checkOpenAI, defaultReply, openaiReply, type Protocol, type Responder } from './mock-llm-wire.ts';
+import {
+  CachePrefixes,
+  anthropicReply,
+  checkAnthropic,
+  checkOpenAI,
+  defaultReply,
+  openaiReply,
+  type Protocol,
+  type Responder,
+} from './mock-llm-wire.ts';
 
 /**
  * A loopback HTTP server that speaks the Anthropic Messages API (POST /v1/messages) and OpenAI Chat
@@ -65,7 +74,16 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
-const freshStats = (): MockStats => ({ requests: 0, ok: 0, byProtocol: { anthropic: 0, openai: 0 }, byStatus: {}, faults: {}, retriesSeen: 0, inflight: 0, maxInflight: 0 });
+const freshStats = (): MockStats => ({
+  requests: 0,
+  ok: 0,
+  byProtocol: { anthropic: 0, openai: 0 },
+  byStatus: {},
+  faults: {},
+  retriesSeen: 0,
+  inflight: 0,
+  maxInflight: 0,
+});
 
 export async function startMockLlmServer(options: MockServerOptions = {}): Promise<MockServer> {
   const stats = freshStats();
@@ -77,7 +95,11 @@ export async function startMockLlmServer(options: MockServerOptions = {}): Promi
       resetStats();
       return send(res, 200, stats, {});
     }
-    const protocol: Protocol | undefined = req.url?.endsWith('/v1/messages') ? 'anthropic' : req.url?.endsWith('/chat/completions') ? 'openai' : undefined;
+    const protocol: Protocol | undefined = req.url?.endsWith('/v1/messages')
+      ? 'anthropic'
+      : req.url?.endsWith('/chat/completions')
+        ? 'openai'
+        : undefined;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -136,7 +158,15 @@ export async function startMockLlmServer(options: MockServerOptions = {}): Promi
         const extra: Record<string, string> = {};
         if (fault.retryAfter !== undefined) extra['retry-after'] = fault.retryAfter;
         if (fault.retryAfterMs !== undefined) extra['retry-after-ms'] = String(fault.retryAfterMs);
-        return end(fault.status, errorBody(protocol, fault.status === 429 ? 'rate_limit_error' : 'api_error', fault.message ?? `injected ${fault.status}`), extra);
+        return end(
+          fault.status,
+          errorBody(
+            protocol,
+            fault.status === 429 ? 'rate_limit_error' : 'api_error',
+            fault.message ?? `injected ${fault.status}`,
+          ),
+          extra,
+        );
       }
       if (fault?.type === 'truncate') {
         done = true;
@@ -146,11 +176,29 @@ export async function startMockLlmServer(options: MockServerOptions = {}): Promi
         setTimeout(() => req.socket.destroy(), 5);
         return;
       }
-      if (fault?.type === 'echo-auth') return end(400, errorBody(protocol, 'invalid_request_error', `rejected credentials: ${req.headers['x-api-key'] ?? req.headers.authorization ?? ''}`));
-      const problem = options.validate === false ? undefined : protocol === 'anthropic' ? checkAnthropic(body) : checkOpenAI(body);
+      if (fault?.type === 'echo-auth')
+        return end(
+          400,
+          errorBody(
+            protocol,
+            'invalid_request_error',
+            `rejected credentials: ${req.headers['x-api-key'] ?? req.headers.authorization ?? ''}`,
+          ),
+        );
+      const problem =
+        options.validate === false
+          ? undefined
+          : protocol === 'anthropic'
+            ? checkAnthropic(body)
+            : checkOpenAI(body);
       if (problem) return end(400, errorBody(protocol, 'invalid_request_error', problem));
       const reply = options.responder?.(body, protocol) ?? defaultReply(body, protocol);
-      end(200, protocol === 'anthropic' ? anthropicReply(body, reply, id, prefixes.anthropic(body)) : openaiReply(body, reply, id));
+      end(
+        200,
+        protocol === 'anthropic'
+          ? anthropicReply(body, reply, id, prefixes.anthropic(body))
+          : openaiReply(body, reply, id),
+      );
     };
     if (delay > 0) {
       const timer = setTimeout(respond, delay);
@@ -161,7 +209,13 @@ export async function startMockLlmServer(options: MockServerOptions = {}): Promi
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
   return {
-    port, url, anthropicBaseURL: url, openaiBaseURL: `${url}/v1`, stats, captured, options,
+    port,
+    url,
+    anthropicBaseURL: url,
+    openaiBaseURL: `${url}/v1`,
+    stats,
+    captured,
+    options,
     resetStats,
     close: () =>
       new Promise<void>((resolve) => {
@@ -171,26 +225,42 @@ export async function startMockLlmServer(options: MockServerOptions = {}): Promi
   };
 }
 
-function send(res: http.ServerResponse, status: number, payload: unknown, headers: Record<string, string>): void {
+function send(
+  res: http.ServerResponse,
+  status: number,
+  payload: unknown,
+  headers: Record<string, string>,
+): void {
   if (res.destroyed) return;
   const text = JSON.stringify(payload);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
 function errorBody(protocol: Protocol, type: string, message: string): unknown {
-  return protocol === 'anthropic' ? { type: 'error', error: { type, message } } : { error: { message, type, param: null, code: null } };
+  return protocol === 'anthropic'
+    ? { type: 'error', error: { type, message } }
+    : { error: { message, type, param: null, code: null } };
 }
 
 /** Faults on a fixed rhythm of first attempts (retries succeed, so every call recovers). */
-export function everyNth(rhythm: { status429?: number; status500?: number; slow?: number; drop?: number; truncate?: number }, slowMs = 5_000): FaultRule {
+export function everyNth(
+  rhythm: { status429?: number; status500?: number; slow?: number; drop?: number; truncate?: number },
+  slowMs = 5_000,
+): FaultRule {
   return ({ n, attempt }) => {
     if (attempt > 0) return undefined;
     if (rhythm.drop && n % rhythm.drop === 0) return { type: 'drop' };
     if (rhythm.truncate && n % rhythm.truncate === 0) return { type: 'truncate' };
     if (rhythm.slow && n % rhythm.slow === 0) return { type: 'slow', delayMs: slowMs };
-    if (rhythm.status429 && n % rhythm.status429 === 0) return { type: 'status', status: 429, retryAfter: '0.02' };
-    if (rhythm.status500 && n % rhythm.status500 === 0) return { type: 'status', status: 500, retryAfterMs: 10 };
+    if (rhythm.status429 && n % rhythm.status429 === 0)
+      return { type: 'status', status: 429, retryAfter: '0.02' };
+    if (rhythm.status500 && n % rhythm.status500 === 0)
+      return { type: 'status', status: 500, retryAfterMs: 10 };
     return undefined;
   };
 }

@@ -44,7 +44,8 @@ export function sampleFromSchema(schema: any): unknown {
 
 function forcedTool(body: any, protocol: Protocol): any | undefined {
   const choice = body.tool_choice;
-  const name = protocol === 'anthropic' ? (choice?.type === 'tool' ? choice.name : undefined) : choice?.function?.name;
+  const name =
+    protocol === 'anthropic' ? (choice?.type === 'tool' ? choice.name : undefined) : choice?.function?.name;
   if (!name) return undefined;
   return (body.tools ?? []).find((t: any) => (protocol === 'anthropic' ? t.name : t.function?.name) === name);
 }
@@ -54,9 +55,17 @@ export function defaultReply(body: any, protocol: Protocol): MockReply {
   const tool = forcedTool(body, protocol);
   if (tool) {
     const schema = protocol === 'anthropic' ? tool.input_schema : tool.function.parameters;
-    return { toolCall: { name: protocol === 'anthropic' ? tool.name : tool.function.name, input: sampleFromSchema(schema) } };
+    return {
+      toolCall: {
+        name: protocol === 'anthropic' ? tool.name : tool.function.name,
+        input: sampleFromSchema(schema),
+      },
+    };
   }
-  const digest = createHash('sha256').update(JSON.stringify(body.messages ?? [])).digest('hex').slice(0, 8);
+  const digest = createHash('sha256')
+    .update(JSON.stringify(body.messages ?? []))
+    .digest('hex')
+    .slice(0, 8);
   return { text: `Mock answer ${digest}: the merchants m_0007 and m_0013 pin 2023-10.` };
 }
 
@@ -84,13 +93,25 @@ export class CachePrefixes {
   }
 }
 
-export function anthropicReply(body: any, reply: MockReply, id: string, cache: { read: number; write: number }): unknown {
+export function anthropicReply(
+  body: any,
+  reply: MockReply,
+  id: string,
+  cache: { read: number; write: number },
+): unknown {
   const total = approxTokens(JSON.stringify(body.messages ?? []) + (body.system ?? ''));
-  const content = reply.toolCall ? [{ type: 'tool_use', id: `toolu_${id}`, name: reply.toolCall.name, input: reply.toolCall.input }] : [{ type: 'text', text: reply.text ?? '' }];
+  const content = reply.toolCall
+    ? [{ type: 'tool_use', id: `toolu_${id}`, name: reply.toolCall.name, input: reply.toolCall.input }]
+    : [{ type: 'text', text: reply.text ?? '' }];
   const outText = reply.toolCall ? JSON.stringify(reply.toolCall.input) : (reply.text ?? '');
   return {
-    id: `msg_${id}`, type: 'message', role: 'assistant', model: body.model, content,
-    stop_reason: reply.toolCall ? 'tool_use' : 'end_turn', stop_sequence: null,
+    id: `msg_${id}`,
+    type: 'message',
+    role: 'assistant',
+    model: body.model,
+    content,
+    stop_reason: reply.toolCall ? 'tool_use' : 'end_turn',
+    stop_sequence: null,
     usage: {
       input_tokens: reply.usage?.input ?? Math.max(1, total - cache.read - cache.write),
       output_tokens: reply.usage?.output ?? Math.max(1, approxTokens(outText)),
@@ -104,13 +125,30 @@ export function openaiReply(body: any, reply: MockReply, id: string): unknown {
   const prompt = approxTokens(JSON.stringify(body.messages ?? []));
   const outText = reply.toolCall ? JSON.stringify(reply.toolCall.input) : (reply.text ?? '');
   const message = reply.toolCall
-    ? { role: 'assistant', content: null, tool_calls: [{ id: `call_${id}`, type: 'function', function: { name: reply.toolCall.name, arguments: JSON.stringify(reply.toolCall.input) } }] }
+    ? {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: `call_${id}`,
+            type: 'function',
+            function: { name: reply.toolCall.name, arguments: JSON.stringify(reply.toolCall.input) },
+          },
+        ],
+      }
     : { role: 'assistant', content: reply.text ?? '' };
   const cached = reply.usage?.cacheRead ?? 0;
   return {
-    id: `chatcmpl-${id}`, object: 'chat.completion', created: 0, model: body.model,
+    id: `chatcmpl-${id}`,
+    object: 'chat.completion',
+    created: 0,
+    model: body.model,
     choices: [{ index: 0, message, finish_reason: reply.toolCall ? 'tool_calls' : 'stop' }],
-    usage: { prompt_tokens: (reply.usage?.input ?? prompt) + cached, completion_tokens: reply.usage?.output ?? Math.max(1, approxTokens(outText)), prompt_tokens_details: { cached_tokens: cached } },
+    usage: {
+      prompt_tokens: (reply.usage?.input ?? prompt) + cached,
+      completion_tokens: reply.usage?.output ?? Math.max(1, approxTokens(outText)),
+      prompt_tokens_details: { cached_tokens: cached },
+    },
   };
 }
 
@@ -127,29 +165,41 @@ export function checkAnthropic(body: any): string | undefined {
   let toolBlocks = false;
   for (let i = 0; i < msgs.length; i++) {
     const m = msgs[i];
-    if (i > 0 && m.role === msgs[i - 1].role) return `messages.${i}: roles must alternate between "user" and "assistant"`;
+    if (i > 0 && m.role === msgs[i - 1].role)
+      return `messages.${i}: roles must alternate between "user" and "assistant"`;
     const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
     if (!Array.isArray(blocks) || blocks.length === 0) return `messages.${i}: content must be non-empty`;
-    for (const b of blocks) if (b.type === 'text' && !b.text) return `messages.${i}: text content blocks must be non-empty`;
+    for (const b of blocks)
+      if (b.type === 'text' && !b.text) return `messages.${i}: text content blocks must be non-empty`;
     const results = blocks.filter((b: any) => b.type === 'tool_result');
     if (pending.length) {
-      const lead = blocks.slice(0, pending.length).filter((b: any) => b.type === 'tool_result').map((b: any) => b.tool_use_id);
-      if (lead.length !== pending.length || pending.some((id) => !lead.includes(id))) return `messages.${i}: tool_use ids were found without tool_result blocks immediately after: ${pending.join(', ')}`;
-    } else if (results.length) return `messages.${i}: unexpected tool_use_id found in tool_result blocks: ${results[0].tool_use_id}`;
+      const lead = blocks
+        .slice(0, pending.length)
+        .filter((b: any) => b.type === 'tool_result')
+        .map((b: any) => b.tool_use_id);
+      if (lead.length !== pending.length || pending.some((id) => !lead.includes(id)))
+        return `messages.${i}: tool_use ids were found without tool_result blocks immediately after: ${pending.join(', ')}`;
+    } else if (results.length)
+      return `messages.${i}: unexpected tool_use_id found in tool_result blocks: ${results[0].tool_use_id}`;
     pending = [];
     for (const b of blocks) {
       if (b.type === 'tool_use') {
-        if (!NAME.test(b.id) || !NAME.test(b.name)) return `messages.${i}: tool_use id/name does not match ${NAME}`;
-        if (typeof b.input !== 'object' || b.input === null || Array.isArray(b.input)) return `messages.${i}: tool_use.input must be an object`;
+        if (!NAME.test(b.id) || !NAME.test(b.name))
+          return `messages.${i}: tool_use id/name does not match ${NAME}`;
+        if (typeof b.input !== 'object' || b.input === null || Array.isArray(b.input))
+          return `messages.${i}: tool_use.input must be an object`;
         pending.push(b.id);
       }
       if (b.type === 'tool_use' || b.type === 'tool_result') toolBlocks = true;
     }
     if (m.role !== 'assistant') pending = [];
   }
-  if (toolBlocks && !(body.tools?.length > 0)) return 'Requests which include tool_use or tool_result blocks must define tools.';
+  if (toolBlocks && !(body.tools?.length > 0))
+    return 'Requests which include tool_use or tool_result blocks must define tools.';
   for (const t of body.tools ?? []) if (!NAME.test(t.name)) return `tools: name does not match ${NAME}`;
-  const marks = msgs.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).filter((b: any) => b.cache_control).length;
+  const marks = msgs
+    .flatMap((m: any) => (Array.isArray(m.content) ? m.content : []))
+    .filter((b: any) => b.cache_control).length;
   if (marks > 4) return 'A maximum of 4 blocks with cache_control may be provided.';
   return undefined;
 }
@@ -162,15 +212,19 @@ export function checkOpenAI(body: any): string | undefined {
   let open = new Set<string>();
   for (let i = 0; i < msgs.length; i++) {
     const m = msgs[i];
-    if (!['system', 'developer', 'user', 'assistant', 'tool'].includes(m.role)) return `messages[${i}].role: invalid value`;
+    if (!['system', 'developer', 'user', 'assistant', 'tool'].includes(m.role))
+      return `messages[${i}].role: invalid value`;
     if (m.role === 'tool') {
-      if (!open.has(m.tool_call_id)) return `Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls' (messages[${i}])`;
+      if (!open.has(m.tool_call_id))
+        return `Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls' (messages[${i}])`;
       open.delete(m.tool_call_id);
       continue;
     }
-    if (open.size) return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...open].join(', ')}`;
+    if (open.size)
+      return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...open].join(', ')}`;
     if (m.role === 'assistant' && m.tool_calls?.length) open = new Set(m.tool_calls.map((c: any) => c.id));
-    else if (m.content === null || m.content === undefined || m.content === '') return `messages[${i}].content: must be a non-empty string`;
+    else if (m.content === null || m.content === undefined || m.content === '')
+      return `messages[${i}].content: must be a non-empty string`;
   }
   if (open.size) return `tool_call_ids without response messages: ${[...open].join(', ')}`;
   return undefined;

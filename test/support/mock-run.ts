@@ -18,7 +18,12 @@ export const testModels: UserConfig['models'] = {
 
 /** Keys and base URLs pointing both providers at the mock (the key values are fakes). */
 export function mockEnv(mock: MockServer, key = 'sk-test-not-a-real-key-000'): Record<string, string> {
-  return { ANTHROPIC_API_KEY: key, ANTHROPIC_BASE_URL: mock.anthropicBaseURL, OPENAI_API_KEY: key, OPENAI_BASE_URL: mock.openaiBaseURL };
+  return {
+    ANTHROPIC_API_KEY: key,
+    ANTHROPIC_BASE_URL: mock.anthropicBaseURL,
+    OPENAI_API_KEY: key,
+    OPENAI_BASE_URL: mock.openaiBaseURL,
+  };
 }
 
 export function tempDir(prefix: string): string {
@@ -26,7 +31,10 @@ export function tempDir(prefix: string): string {
 }
 
 export function readLines<T>(file: string): T[] {
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as T);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as T);
 }
 
 export const rowsOf = (dir: string) => readLines<ResultRow>(join(dir, 'results.jsonl'));
@@ -35,7 +43,8 @@ export const callsOf = (dir: string) => readLines<CallRecord>(join(dir, 'calls.j
 /** The cell ids a mini-suite run plans (1 case × 3 arms × reps). */
 export function miniCells(reps: number): string[] {
   const out: string[] = [];
-  for (const arm of ['inline', 'full-transcript', 'brick']) for (let rep = 0; rep < reps; rep++) out.push(`mini/deprecation-1/${arm}/${rep}`);
+  for (const arm of ['inline', 'full-transcript', 'brick'])
+    for (let rep = 0; rep < reps; rep++) out.push(`mini/deprecation-1/${arm}/${rep}`);
   return out.sort();
 }
 
@@ -43,5 +52,8 @@ export function miniCells(reps: number): string[] {
 export function exactlyOnce(ids: string[], expected: string[]): { missing: string[]; duplicated: string[] } {
   const counts = new Map<string, number>();
   for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
-  return { missing: expected.filter((id) => !counts.has(id)), duplicated: [...counts].filter(([, n]) => n > 1).map(([id]) => id) };
+  return {
+    missing: expected.filter((id) => !counts.has(id)),
+    duplicated: [...counts].filter(([, n]) => n > 1).map(([id]) => id),
+  };
 }

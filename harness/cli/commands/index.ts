@@ -11,4 +11,15 @@ import { mergeCommand } from './merge.ts';
 import { caseCommand } from './case.ts';
 
 /** Every command, in --help order. */
-export const commands: CommandModule<any, any>[] = [runCommand, reportCommand, listCommand, validateCommand, renderCommand, importCommand, gateCommand, baselineCommand, mergeCommand, caseCommand];
+export const commands: CommandModule<any, any>[] = [
+  runCommand,
+  reportCommand,
+  listCommand,
+  validateCommand,
+  renderCommand,
+  importCommand,
+  gateCommand,
+  baselineCommand,
+  mergeCommand,
+  caseCommand,
+];

@@ -24,7 +24,8 @@ export const listCommand: CommandModule<object, ListArgs> = {
       .option('json', { type: 'boolean', default: false })
       .option('config', { type: 'string', describe: 'config file (for suites)' }) as never,
   handler: async (args) => {
-    if (!(kinds as readonly string[]).includes(args.what)) throw new InputError('usage', `list: unknown "${args.what}"; valid: ${kinds.join(', ')}`);
+    if (!(kinds as readonly string[]).includes(args.what))
+      throw new InputError('usage', `list: unknown "${args.what}"; valid: ${kinds.join(', ')}`);
     const items = await collect(args.what as (typeof kinds)[number], args.config);
     if (args.json) process.stdout.write(`${JSON.stringify(items, null, 2)}\n`);
     else for (const item of items) process.stdout.write(`${describe(item)}\n`);
@@ -40,15 +41,41 @@ async function collect(what: (typeof kinds)[number], configPath?: string): Promi
         id: s.name,
         description: s.description,
         seed: s.seed,
-        params: Object.fromEntries(Object.entries(s.params as Record<string, ParamSpec>).map(([k, p]) => [k, { type: p.type, default: p.default, ...(p.values ? { values: p.values } : {}), description: p.description }])),
+        params: Object.fromEntries(
+          Object.entries(s.params as Record<string, ParamSpec>).map(([k, p]) => [
+            k,
+            {
+              type: p.type,
+              default: p.default,
+              ...(p.values ? { values: p.values } : {}),
+              description: p.description,
+            },
+          ]),
+        ),
       }));
     case 'suites': {
       const config = await loadConfig(configPath, {});
       const suites = await loadSuites(config.casesDir, 'all');
-      return suites.map((s) => ({ id: s.id, title: s.title, direction: s.direction, cases: s.cases.length, arms: s.arms.map((a) => a.name), baselineArm: s.baselineArm, criteria: s.criteria }));
+      return suites.map((s) => ({
+        id: s.id,
+        title: s.title,
+        direction: s.direction,
+        cases: s.cases.length,
+        arms: s.arms.map((a) => a.name),
+        baselineArm: s.baselineArm,
+        criteria: s.criteria,
+      }));
     }
     case 'providers':
-      return providerNames().map((id) => ({ id, needs: id === 'sim' ? 'nothing (offline, deterministic)' : id === 'anthropic' ? 'ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL optional)' : 'OPENAI_API_KEY (OPENAI_BASE_URL optional)' }));
+      return providerNames().map((id) => ({
+        id,
+        needs:
+          id === 'sim'
+            ? 'nothing (offline, deterministic)'
+            : id === 'anthropic'
+              ? 'ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL optional)'
+              : 'OPENAI_API_KEY (OPENAI_BASE_URL optional)',
+      }));
     case 'criteria':
       return Object.values(criteria).map((c) => ({ ...c }));
   }

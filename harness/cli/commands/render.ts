@@ -42,45 +42,112 @@ export interface RenderArgs {
  */
 export const renderCommand: CommandModule<object, RenderArgs> = {
   command: 'render <file>',
-  describe: 'Show what a receiving agent would see of a transcript (or case) under a strategy, with token counts',
+  describe:
+    'Show what a receiving agent would see of a transcript (or case) under a strategy, with token counts',
   builder: (yargs: Argv<object>) =>
     yargs
-      .positional('file', { type: 'string', demandOption: true, describe: 'a case file, a normalised transcript JSON, or any importable transcript' })
-      .option('strategy', { type: 'string', demandOption: true, describe: 'strategy name (see `list strategies`)' })
-      .option('param', { type: 'string', nargs: 1, describe: 'strategy param as key=value (repeat the flag for several)' })
-      .option('json', { type: 'boolean', default: false, describe: 'print {system, messages, tools, stats, artifacts} as JSON' })
+      .positional('file', {
+        type: 'string',
+        demandOption: true,
+        describe: 'a case file, a normalised transcript JSON, or any importable transcript',
+      })
+      .option('strategy', {
+        type: 'string',
+        demandOption: true,
+        describe: 'strategy name (see `list strategies`)',
+      })
+      .option('param', {
+        type: 'string',
+        nargs: 1,
+        describe: 'strategy param as key=value (repeat the flag for several)',
+      })
+      .option('json', {
+        type: 'boolean',
+        default: false,
+        describe: 'print {system, messages, tools, stats, artifacts} as JSON',
+      })
       .option('provider', { type: 'string', describe: 'provider for model-backed strategies (default: sim)' })
       .option('config', { type: 'string', describe: 'config file (model aliases, sim rates, budget)' })
       .option('task', { type: 'string', describe: "the receiver's task (a bare transcript has none)" })
-      .option('direction', { choices: ['return', 'escalation', 'spawn'] as const, describe: 'for a bare transcript (default: spawn for spawn-* strategies, else escalation)' })
-      .option('spawn-call', { type: 'string', describe: 'spawn: the id of the triggering spawn call (default: the first child session, else the first Agent/Task/spawn call)' })
-      .option('budget-tokens', { type: 'number', describe: "the receiver's message budget (default: the config's)" })
-      .option('cache', { type: 'boolean', default: true, describe: "use the config's response cache for model calls, as run does (--no-cache to bypass)" })
+      .option('direction', {
+        choices: ['return', 'escalation', 'spawn'] as const,
+        describe: 'for a bare transcript (default: spawn for spawn-* strategies, else escalation)',
+      })
+      .option('spawn-call', {
+        type: 'string',
+        describe:
+          'spawn: the id of the triggering spawn call (default: the first child session, else the first Agent/Task/spawn call)',
+      })
+      .option('budget-tokens', {
+        type: 'number',
+        describe: "the receiver's message budget (default: the config's)",
+      })
+      .option('cache', {
+        type: 'boolean',
+        default: true,
+        describe: "use the config's response cache for model calls, as run does (--no-cache to bypass)",
+      })
       .option('seed', { type: 'number', describe: "run seed for the model calls (default: the config's)" })
-      .option('rep', { type: 'number', default: 0, describe: 'repetition index (the sim draws differ per rep)' })
-      .option('source-model', { type: 'string', default: 'large', describe: 'model alias of the source agent (summaries, contracts)' }) as unknown as Argv<RenderArgs>,
+      .option('rep', {
+        type: 'number',
+        default: 0,
+        describe: 'repetition index (the sim draws differ per rep)',
+      })
+      .option('source-model', {
+        type: 'string',
+        default: 'large',
+        describe: 'model alias of the source agent (summaries, contracts)',
+      }) as unknown as Argv<RenderArgs>,
   handler: async (args) => {
     const strategy = getStrategy(args.strategy, {}, '--strategy');
-    const params = resolveParams(strategy, parseParams(([] as string[]).concat(args.param ?? [])), `--strategy ${strategy.name}`);
-    const config = await loadConfig(args.config, { provider: args.provider, cache: args.cache, seed: args.seed });
+    const params = resolveParams(
+      strategy,
+      parseParams(([] as string[]).concat(args.param ?? [])),
+      `--strategy ${strategy.name}`,
+    );
+    const config = await loadConfig(args.config, {
+      provider: args.provider,
+      cache: args.cache,
+      seed: args.seed,
+    });
     const c = await loadInput(args);
     const providers = await createProviders(config);
-    const cache = config.cache.enabled && strategyCallsModels(strategy.name, params) ? openCache(config.cache.dir) : null;
+    const cache =
+      config.cache.enabled && strategyCallsModels(strategy.name, params) ? openCache(config.cache.dir) : null;
     try {
       const aliases = { source: args.sourceModel, receiver: args.sourceModel };
-      const call = createCallPath({ config, providers, cache, runId: 'render', onCall: () => {} }).forCell({ cellId: `render/${c.id}`, caseId: c.id, rep: args.rep, aliases, made: [] });
+      const call = createCallPath({ config, providers, cache, runId: 'render', onCall: () => {} }).forCell({
+        cellId: `render/${c.id}`,
+        caseId: c.id,
+        rep: args.rep,
+        aliases,
+        made: [],
+      });
       const arm = { name: 'render', strategy: strategy.name, params, models: aliases };
       let handoff: Handoff;
       try {
-        handoff = await strategy.prepare({ case: c, arm, rep: args.rep, budgetTokens: args.budgetTokens ?? config.budgetTokens, tokens: countTokens, call }, params);
+        handoff = await strategy.prepare(
+          {
+            case: c,
+            arm,
+            rep: args.rep,
+            budgetTokens: args.budgetTokens ?? config.budgetTokens,
+            tokens: countTokens,
+            call,
+          },
+          params,
+        );
       } catch (err) {
         if (!(err instanceof SubagentContractError)) throw err;
-        process.stderr.write(`handoff-eval render: ${err.message} — in a run this cell is an error row (try another --seed or --rep)\n`);
+        process.stderr.write(
+          `handoff-eval render: ${err.message} — in a run this cell is an error row (try another --seed or --rep)\n`,
+        );
         exitState.code = 1;
         return;
       }
       const out = renderOutput(c, handoff);
-      if (args.json) process.stdout.write(`${JSON.stringify({ strategy: strategy.name, params, ...out }, null, 2)}\n`);
+      if (args.json)
+        process.stdout.write(`${JSON.stringify({ strategy: strategy.name, params, ...out }, null, 2)}\n`);
       else process.stdout.write(readable(strategy.name, params, out, config.provider.source));
     } finally {
       cache?.close();
@@ -107,24 +174,33 @@ function parseParams(pairs: string[]): Record<string, string> {
 }
 
 /** A case file, a normalised transcript, or anything `import` reads. */
-export async function loadInput(args: Pick<RenderArgs, 'file' | 'strategy' | 'task' | 'direction' | 'spawnCall'>): Promise<Case> {
+export async function loadInput(
+  args: Pick<RenderArgs, 'file' | 'strategy' | 'task' | 'direction' | 'spawnCall'>,
+): Promise<Case> {
   if (!existsSync(args.file)) throw new InputError('not_found', `${args.file}: no such file or directory`);
   const raw = statSync(args.file).isFile() ? parseJson(readFileSync(args.file, 'utf8')) : undefined;
   if (isRecord(raw) && 'source' in raw && 'task' in raw) return caseFromFile(raw, args.file);
   let transcript: Transcript;
-  if (isRecord(raw) && Array.isArray(raw.messages) && isRecord(raw.agents)) transcript = raw as unknown as Transcript;
+  if (isRecord(raw) && Array.isArray(raw.messages) && isRecord(raw.agents))
+    transcript = raw as unknown as Transcript;
   else {
     const { importTranscript } = await import('../../importers/index.ts');
     transcript = importTranscript(args.file).transcript;
   }
-  const direction: Direction = args.direction ?? (args.strategy.startsWith('spawn-') ? 'spawn' : 'escalation');
+  const direction: Direction =
+    args.direction ?? (args.strategy.startsWith('spawn-') ? 'spawn' : 'escalation');
   return {
-    id: basename(args.file).replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9._-]/g, '_') || 'transcript',
+    id:
+      basename(args.file)
+        .replace(/\.[^.]+$/, '')
+        .replace(/[^A-Za-z0-9._-]/g, '_') || 'transcript',
     suite: 'render',
     direction,
     task: args.task ?? "(the receiving agent's task follows here)",
     source: transcript,
-    ...(direction === 'spawn' ? { spawnCallId: args.spawnCall ?? defaultSpawnCall(transcript, args.file) } : {}),
+    ...(direction === 'spawn'
+      ? { spawnCallId: args.spawnCall ?? defaultSpawnCall(transcript, args.file) }
+      : {}),
     assertions: [],
     reference: { facts: [], caveats: [] },
     criteria: [],
@@ -133,7 +209,9 @@ export async function loadInput(args: Pick<RenderArgs, 'file' | 'strategy' | 'ta
 
 async function caseFromFile(raw: Record<string, unknown>, file: string): Promise<Case> {
   const suiteFile = join(dirname(file), '..', 'suite.json');
-  const suite = existsSync(suiteFile) ? (parseJson(readFileSync(suiteFile, 'utf8')) as Record<string, unknown>) : {};
+  const suite = existsSync(suiteFile)
+    ? (parseJson(readFileSync(suiteFile, 'utf8')) as Record<string, unknown>)
+    : {};
   return toCase(raw, file, dirname(file), {
     id: String(suite.id ?? raw.suite ?? 'render'),
     criteria: (suite.criteria as string[]) ?? [],
@@ -177,20 +255,50 @@ export function renderOutput(c: Case, h: Handoff): RenderOutput {
     system: h.system,
     messages: h.messages,
     tools: h.tools,
-    stats: { ...rest, markers: markers.length, markerList: markers, windowTokens, toolCallsTotal, messages: h.messages.length },
+    stats: {
+      ...rest,
+      markers: markers.length,
+      markerList: markers,
+      windowTokens,
+      toolCallsTotal,
+      messages: h.messages.length,
+    },
     artifacts: h.artifacts,
   };
 }
 
-function readable(name: string, params: Record<string, unknown>, out: RenderOutput, provider: string): string {
-  const s = out.stats as unknown as Record<string, number> & { markerList: { text: string; kind: string; dropped: number }[] };
-  const lines = [`=== ${name} ${JSON.stringify(params)}`, '', '--- system', out.system || '(none)', '', `--- messages (${out.messages.length})`];
+function readable(
+  name: string,
+  params: Record<string, unknown>,
+  out: RenderOutput,
+  provider: string,
+): string {
+  const s = out.stats as unknown as Record<string, number> & {
+    markerList: { text: string; kind: string; dropped: number }[];
+  };
+  const lines = [
+    `=== ${name} ${JSON.stringify(params)}`,
+    '',
+    '--- system',
+    out.system || '(none)',
+    '',
+    `--- messages (${out.messages.length})`,
+  ];
   lines.push(out.messages.length ? out.messages.map(renderMessage).join('\n\n') : '(none)');
   if (out.tools.length) lines.push('', '--- tools', ...out.tools.map((t) => `${t.name}: ${t.description}`));
   lines.push('', '--- stats');
-  lines.push(`payload: ${s.tokens} tokens, ${s.chars} chars · receiver window before its task: ${s.windowTokens} tokens`);
-  lines.push(`tool calls visible: ${s.toolCallsVisible} of ${s.toolCallsTotal} · items retained ${s.retained}, dropped ${s.dropped}, in a manifest ${s.manifest}`);
-  lines.push(`markers: ${s.markers}${s.markerList.map((m) => `\n  - ${m.text}  [${m.kind}, ${m.dropped} dropped]`).join('')}`);
-  if (s.calls) lines.push(`model calls: ${s.calls} (${provider}${provider === 'sim' ? ' — simulated, not a model' : ''}): ${s.inputTokens} in / ${s.outputTokens} out tokens, ${s.latencyMs} ms, ${s.retries} retries, $${s.costUsd.toFixed(4)}`);
+  lines.push(
+    `payload: ${s.tokens} tokens, ${s.chars} chars · receiver window before its task: ${s.windowTokens} tokens`,
+  );
+  lines.push(
+    `tool calls visible: ${s.toolCallsVisible} of ${s.toolCallsTotal} · items retained ${s.retained}, dropped ${s.dropped}, in a manifest ${s.manifest}`,
+  );
+  lines.push(
+    `markers: ${s.markers}${s.markerList.map((m) => `\n  - ${m.text}  [${m.kind}, ${m.dropped} dropped]`).join('')}`,
+  );
+  if (s.calls)
+    lines.push(
+      `model calls: ${s.calls} (${provider}${provider === 'sim' ? ' — simulated, not a model' : ''}): ${s.inputTokens} in / ${s.outputTokens} out tokens, ${s.latencyMs} ms, ${s.retries} retries, $${s.costUsd.toFixed(4)}`,
+    );
   return `${lines.join('\n')}\n`;
 }

@@ -17,18 +17,32 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
   builder: (y) =>
     y
       .positional('dir', { type: 'string', demandOption: true, describe: 'run directory' })
-      .option('format', { type: 'string', default: 'md,csv,json,html', describe: `comma-separated: ${reportFormats.join(',')}` }) as never,
+      .option('format', {
+        type: 'string',
+        default: 'md,csv,json,html',
+        describe: `comma-separated: ${reportFormats.join(',')}`,
+      }) as never,
   handler: async (args) => {
     const journal = join(args.dir, 'results.jsonl');
-    if (!existsSync(journal)) throw new InputError('no_journal', `${journal}: not found (is ${args.dir} a run directory?)`);
-    const formats = args.format.split(',').map((f) => f.trim()).filter(Boolean);
-    for (const f of formats) if (!reportFormats.includes(f as ReportFormat)) throw new InputError('bad_format', `--format: unknown format "${f}"; valid: ${reportFormats.join(', ')}`);
+    if (!existsSync(journal))
+      throw new InputError('no_journal', `${journal}: not found (is ${args.dir} a run directory?)`);
+    const formats = args.format
+      .split(',')
+      .map((f) => f.trim())
+      .filter(Boolean);
+    for (const f of formats)
+      if (!reportFormats.includes(f as ReportFormat))
+        throw new InputError(
+          'bad_format',
+          `--format: unknown format "${f}"; valid: ${reportFormats.join(', ')}`,
+        );
     let rows: ResultRow[];
     try {
       rows = readJsonl<ResultRow>(journal);
     } catch (err) {
       throw new InputError('bad_journal', (err as Error).message);
     }
-    for (const file of await writeReports(args.dir, rows, { formats: formats as ReportFormat[] })) process.stdout.write(`${file}\n`);
+    for (const file of await writeReports(args.dir, rows, { formats: formats as ReportFormat[] }))
+      process.stdout.write(`${file}\n`);
   },
 };

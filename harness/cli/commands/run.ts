@@ -40,28 +40,57 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('seed', { type: 'number', describe: 'run seed' })
       .option('concurrency', { type: 'number', describe: 'cells in flight' })
       .option('out', { type: 'string', describe: 'runs directory (default: runs)' })
-      .option('cache', { type: 'boolean', default: true, describe: 'use the response cache (--no-cache to bypass)' })
+      .option('cache', {
+        type: 'boolean',
+        default: true,
+        describe: 'use the response cache (--no-cache to bypass)',
+      })
       .option('quiet', { type: 'boolean', default: false, describe: 'no progress output' })
-      .option('resume', { type: 'string', describe: 'an earlier run directory: run only the cells missing from its journal' })
+      .option('resume', {
+        type: 'string',
+        describe: 'an earlier run directory: run only the cells missing from its journal',
+      })
       .option('shard', { type: 'string', describe: 'run shard i/n of the cells (deterministic by cell id)' })
-      .option('dry-run', { type: 'boolean', default: false, describe: 'print the cells, model calls per role, estimated tokens and cost per arm; call nothing' }) as never,
+      .option('dry-run', {
+        type: 'boolean',
+        default: false,
+        describe: 'print the cells, model calls per role, estimated tokens and cost per arm; call nothing',
+      }) as never,
   handler: async (args) => {
     const config = await loadConfig(args.config, {
-      suite: args.suite, arm: args.arm, provider: args.provider, reps: args.reps, seed: args.seed,
-      concurrency: args.concurrency, out: args.out, cache: args.cache, quiet: args.quiet, shard: args.shard,
+      suite: args.suite,
+      arm: args.arm,
+      provider: args.provider,
+      reps: args.reps,
+      seed: args.seed,
+      concurrency: args.concurrency,
+      out: args.out,
+      cache: args.cache,
+      quiet: args.quiet,
+      shard: args.shard,
     });
     if (args.dryRun) {
       // With --resume: what finishing that run would cost (its own plan, minus the journalled cells).
       const resume = args.resume ? openResume(args.resume, config) : undefined;
-      const skip = resume ? new Set(readJsonl<{ cell_id: string }>(join(resume.dir, 'results.jsonl')).map((r) => r.cell_id)) : undefined;
+      const skip = resume
+        ? new Set(readJsonl<{ cell_id: string }>(join(resume.dir, 'results.jsonl')).map((r) => r.cell_id))
+        : undefined;
       process.stdout.write(`${renderDryRun(await dryRun(resume?.config ?? config, { skip }))}\n`);
       return;
     }
     const controller = new AbortController();
     const release = onInterrupt(() => controller.abort());
     try {
-      const outcome = await runExperiment({ config, resumeDir: args.resume, signal: controller.signal, reporters: args.quiet ? [] : [createProgressReporter()] });
-      if (outcome.resumeDiffers?.length) process.stderr.write(`resume: planned from ${outcome.dir}/config.json; the current config differs in ${outcome.resumeDiffers.join(', ')} (ignored for this run)\n`);
+      const outcome = await runExperiment({
+        config,
+        resumeDir: args.resume,
+        signal: controller.signal,
+        reporters: args.quiet ? [] : [createProgressReporter()],
+      });
+      if (outcome.resumeDiffers?.length)
+        process.stderr.write(
+          `resume: planned from ${outcome.dir}/config.json; the current config differs in ${outcome.resumeDiffers.join(', ')} (ignored for this run)\n`,
+        );
       if (outcome.interrupted) {
         exitState.code = 130;
         return;

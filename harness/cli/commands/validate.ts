@@ -17,7 +17,11 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
   describe: 'Check the config, suites and case files; name the file and the field of every problem',
   builder: (y) =>
     y
-      .positional('paths', { type: 'string', array: true, describe: 'config files, suite folders or case files (default: the config and its cases/)' })
+      .positional('paths', {
+        type: 'string',
+        array: true,
+        describe: 'config files, suite folders or case files (default: the config and its cases/)',
+      })
       .option('config', { type: 'string', describe: 'config file' }) as never,
   handler: async (args) => {
     const problems: string[] = [];
@@ -41,7 +45,8 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
       if (/\.(m?ts|m?js)$/.test(p)) await attempt(p, () => loadConfig(p, {}));
       else for (const target of targets(p)) await attempt(target.label, target.check);
     }
-    if (problems.length) throw new InputError('invalid', `${problems.length} of ${checked} checked item(s) invalid`);
+    if (problems.length)
+      throw new InputError('invalid', `${problems.length} of ${checked} checked item(s) invalid`);
   },
 };
 
@@ -54,7 +59,10 @@ interface Target {
 function targets(path: string): Target[] {
   const files = statSync(path).isDirectory() ? findCaseFiles([path]) : [path];
   const suites = new Set(files.filter((f) => basename(f) === 'suite.json').map(dirname));
-  const out: Target[] = [...suites].map((dir) => ({ label: join(dir, 'suite.json'), check: () => checkSuite(dir) }));
+  const out: Target[] = [...suites].map((dir) => ({
+    label: join(dir, 'suite.json'),
+    check: () => checkSuite(dir),
+  }));
   for (const f of files) {
     if (basename(f) === 'suite.json' || [...suites].some((s) => f.startsWith(`${s}/`))) continue;
     out.push({ label: f, check: () => checkLooseCase(f) });
@@ -63,8 +71,12 @@ function targets(path: string): Target[] {
 }
 
 async function checkLooseCase(file: string): Promise<unknown> {
-  const suiteFile = [dirname(file), dirname(dirname(file))].map((d) => join(d, 'suite.json')).find(existsSync);
-  const suite = suiteFile ? (JSON.parse(readFileSync(suiteFile, 'utf8')) as { id: string; criteria: string[]; direction: 'return' }) : { id: 'loose', criteria: ['correctness'], direction: 'return' as const };
+  const suiteFile = [dirname(file), dirname(dirname(file))]
+    .map((d) => join(d, 'suite.json'))
+    .find(existsSync);
+  const suite = suiteFile
+    ? (JSON.parse(readFileSync(suiteFile, 'utf8')) as { id: string; criteria: string[]; direction: 'return' })
+    : { id: 'loose', criteria: ['correctness'], direction: 'return' as const };
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));

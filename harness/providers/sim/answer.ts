@@ -25,10 +25,14 @@ export function simAnswer(req: ModelRequest, ctx: SimContext, rates: SimRates): 
   }
   lines.push(...factLines(hints.reference, ctx, lines, rates, d));
   lines.push(...evidenceLines(hints.reference, ctx, rates, d));
-  lines.push(...contradictionLines(hints.reference, hints.assertions, ctx.all, rates, d), ...notSearchedLines(hints.reference, ctx.all, rates, d));
+  lines.push(
+    ...contradictionLines(hints.reference, hints.assertions, ctx.all, rates, d),
+    ...notSearchedLines(hints.reference, ctx.all, rates, d),
+  );
   const orchestration = orchestrationLine(hints.reference, ctx, rates, d);
   if (orchestration) lines.push(orchestration);
-  if (lines.length === 0) lines.push('I do not have enough in my context to answer this; I would need to look into it first.');
+  if (lines.length === 0)
+    lines.push('I do not have enough in my context to answer this; I would need to look into it first.');
   return lines.join('\n');
 }
 
@@ -38,13 +42,19 @@ function assertionLine(a: Assertion, ctx: SimContext, rates: SimRates, d: Draw):
   const m = matchClaim(ctx.all, a);
   if (!m.present) return undefined;
   if (a.kind === 'confident') {
-    return d('state', a.id) < rates.answerStateFact ? `- ${sentence(a.statement)}${provenance(a, ctx, rates, d)}` : undefined;
+    return d('state', a.id) < rates.answerStateFact
+      ? `- ${sentence(a.statement)}${provenance(a, ctx, rates, d)}`
+      : undefined;
   }
   if (m.qualified) {
     const keep = m.labelled ? rates.answerKeepLabelledQualifier : rates.answerKeepQualifier;
-    return d('keep', a.id) < keep ? `- ${sentence(a.statement)}` : `- ${sentence(a.claim)}${provenance(a, ctx, rates, d)}`;
+    return d('keep', a.id) < keep
+      ? `- ${sentence(a.statement)}`
+      : `- ${sentence(a.claim)}${provenance(a, ctx, rates, d)}`;
   }
-  return d('stripped', a.id) < rates.answerStateStripped ? `- ${sentence(a.claim)}${provenance(a, ctx, rates, d)}` : undefined;
+  return d('stripped', a.id) < rates.answerStateStripped
+    ? `- ${sentence(a.claim)}${provenance(a, ctx, rates, d)}`
+    : undefined;
 }
 
 function provenance(a: Assertion, ctx: SimContext, rates: SimRates, d: Draw): string {
@@ -58,7 +68,8 @@ function factLines(ref: Reference, ctx: SimContext, written: string[], rates: Si
   const writtenLower = written.join('\n').toLowerCase();
   for (const f of ref.facts) {
     if (f.cues.every((c) => writtenLower.includes(c.toLowerCase()))) continue;
-    if (lineWithAll(ctx.all, f.cues) && d('fact', f.id) < rates.answerStateFact) out.push(`- ${sentence(f.text)}`);
+    if (lineWithAll(ctx.all, f.cues) && d('fact', f.id) < rates.answerStateFact)
+      out.push(`- ${sentence(f.text)}`);
   }
   return out;
 }
@@ -67,7 +78,9 @@ function evidenceLines(ref: Reference, ctx: SimContext, rates: SimRates, d: Draw
   const items = ref.evidence ?? [];
   if (items.length === 0) return [];
   const visible = items.filter((e) => lineWithAll(ctx.all, e.cues));
-  const cited = visible.filter((e) => d('evidence', e.id) < rates.citeEvidence).map((e) => `- Verified: ${e.text}`);
+  const cited = visible
+    .filter((e) => d('evidence', e.id) < rates.citeEvidence)
+    .map((e) => `- Verified: ${e.text}`);
   if (cited.length > 0) return cited;
   return d('overclaim') < rates.overclaimWithoutEvidence
     ? ['- I tested the change and everything passes.']

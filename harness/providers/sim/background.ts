@@ -40,22 +40,36 @@ export function simBackground(req: ModelRequest, ctx: SimContext, rates: SimRate
   }
   const written = () => lines.join('\n').toLowerCase();
   for (const f of hints.reference.facts) {
-    if (bearsOn(f.text, focus) && !f.cues.every((c) => written().includes(c.toLowerCase())) && lineWithAll(ctx.all, f.cues)) add(`- ${f.text}`);
+    if (
+      bearsOn(f.text, focus) &&
+      !f.cues.every((c) => written().includes(c.toLowerCase())) &&
+      lineWithAll(ctx.all, f.cues)
+    )
+      add(`- ${f.text}`);
   }
-  for (const e of hints.reference.evidence ?? []) if (bearsOn(e.text, focus) && lineWithAll(ctx.all, e.cues)) add(`- ${e.text}`);
+  for (const e of hints.reference.evidence ?? [])
+    if (bearsOn(e.text, focus) && lineWithAll(ctx.all, e.cues)) add(`- ${e.text}`);
   const o = hints.reference.orchestration;
-  if (o && lineWithAll(ctx.all, o.cues) && d('leak-orchestration') < rates.backgroundLeakOrchestration) add(`- The parent is also working on: ${o.request}`);
+  if (o && lineWithAll(ctx.all, o.cues) && d('leak-orchestration') < rates.backgroundLeakOrchestration)
+    add(`- The parent is also working on: ${o.request}`);
   return lines.length ? lines.join('\n') : 'Nothing in the parent session bears directly on this task.';
 }
 
-function backgroundLine(a: Assertion, qualified: boolean, rates: SimRates, d: (...k: string[]) => number): string | undefined {
+function backgroundLine(
+  a: Assertion,
+  qualified: boolean,
+  rates: SimRates,
+  d: (...k: string[]) => number,
+): string | undefined {
   if (a.kind === 'confident') return `- ${a.statement}`;
   if (qualified && d('keep', a.id) < rates.summaryKeep[a.kind]) return `- ${a.statement}`;
   return d('strip', a.id) < rates.summaryStripToFact ? `- ${a.claim}` : undefined;
 }
 
 const stopwords = new Set(
-  'about above after again against also because been before being below between both could does doing down during each every from further have having here into itself just more most other over same should some such than that their them then there these they this those through under until very were what when where which while with would your task agent child parent background write words facts evidence conversation tokens under instructions anyone separately receives assignment caveat stated where came bear bears given'.split(' '),
+  'about above after again against also because been before being below between both could does doing down during each every from further have having here into itself just more most other over same should some such than that their them then there these they this those through under until very were what when where which while with would your task agent child parent background write words facts evidence conversation tokens under instructions anyone separately receives assignment caveat stated where came bear bears given'.split(
+    ' ',
+  ),
 );
 
 /**

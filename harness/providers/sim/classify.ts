@@ -20,7 +20,8 @@ import { readFenced, type SimJudgeOptions } from './judge.ts';
  */
 export function simClassify(req: ModelRequest, opts: SimJudgeOptions): ToolCall {
   const assertions = req.sim?.assertions ?? [];
-  if (draw(req.seed, 'malformed') < opts.malformed) return { id: 'classify_0', name: 'classify_survival', input: { marks: null } };
+  if (draw(req.seed, 'malformed') < opts.malformed)
+    return { id: 'classify_0', name: 'classify_survival', input: { marks: null } };
   const text = readFenced(req).inside;
   const marks = assertions.map((a) => {
     const read = readMark(a, text);
@@ -42,12 +43,17 @@ function qualifiedInParagraph(a: Assertion, text: string): boolean {
   return text
     .toLowerCase()
     .split(/\n\s*\n/)
-    .some((para) => para.split('\n').some((l) => allOnLine(l, a.cues)) && qualifiers.some((q) => para.includes(q)));
+    .some(
+      (para) =>
+        para.split('\n').some((l) => allOnLine(l, a.cues)) && qualifiers.some((q) => para.includes(q)),
+    );
 }
 
 function misread(mark: SurvivalMark, a: Assertion, u: number, rate: number): SurvivalMark {
   if (u >= rate) return mark;
-  const others = (['kept', 'overstated', 'absent'] as const).filter((m) => m !== mark && !(a.kind === 'confident' && m === 'overstated'));
+  const others = (['kept', 'overstated', 'absent'] as const).filter(
+    (m) => m !== mark && !(a.kind === 'confident' && m === 'overstated'),
+  );
   return others[Math.min(others.length - 1, Math.floor((u / rate) * others.length))]!;
 }
 

@@ -35,7 +35,8 @@ export function readContext(req: ModelRequest): SimContext {
 function renderForSim(m: ChatMessage): string {
   const out: string[] = [];
   if (m.text) out.push(m.text);
-  for (const c of m.toolCalls ?? []) out.push(`${c.name}(${typeof c.input === 'string' ? c.input : JSON.stringify(c.input)})`);
+  for (const c of m.toolCalls ?? [])
+    out.push(`${c.name}(${typeof c.input === 'string' ? c.input : JSON.stringify(c.input)})`);
   for (const r of m.toolResults ?? []) out.push(r.content);
   return out.join('\n');
 }

@@ -24,21 +24,41 @@ import type { SimRates } from './rates.ts';
 export function simContract(req: ModelRequest, ctx: SimContext, rates: SimRates): ToolCall {
   const hints = req.sim;
   const d = (...key: string[]) => draw(req.seed, ...key);
-  const attempt = req.messages.reduce((n, m) => n + (m.toolCalls ?? []).filter((c) => c.name === 'research_result').length, 0);
+  const attempt = req.messages.reduce(
+    (n, m) => n + (m.toolCalls ?? []).filter((c) => c.name === 'research_result').length,
+    0,
+  );
   const own = ownCalls(req.messages);
   const record: Record<string, unknown> = {
     findings: [] as unknown[],
     assumptions: [] as string[],
     unresolved: [] as unknown[],
-    coverage: { searched: own.map((c) => locator(c.call)), not_searched: notSearched(hints?.reference.notSearched ?? [], own) },
-    effort: { tool_calls: own.length, budget_exhausted: !req.messages.some((m) => m.role === 'assistant' && m.text && m.text.trim() && !m.toolCalls?.some((c) => c.name === 'research_result')) },
+    coverage: {
+      searched: own.map((c) => locator(c.call)),
+      not_searched: notSearched(hints?.reference.notSearched ?? [], own),
+    },
+    effort: {
+      tool_calls: own.length,
+      budget_exhausted: !req.messages.some(
+        (m) =>
+          m.role === 'assistant' &&
+          m.text &&
+          m.text.trim() &&
+          !m.toolCalls?.some((c) => c.name === 'research_result'),
+      ),
+    },
   };
   const findings = record.findings as unknown[];
   for (const a of hints?.assertions ?? []) {
     const m = matchClaim(ctx.all, a);
     if (!m.present) continue;
     const provenance = provenanceOf(a.provenance ?? [], a.cues, ctx, own);
-    if (a.kind === 'confident') findings.push({ claim: a.statement, provenance, confidence: provenance.length ? 'verified' : 'inferred' });
+    if (a.kind === 'confident')
+      findings.push({
+        claim: a.statement,
+        provenance,
+        confidence: provenance.length ? 'verified' : 'inferred',
+      });
     else if (m.qualified && d('slot', a.id) < rates.contractSlotCaveat) fileCaveat(record, a);
     else findings.push({ claim: a.claim, provenance, confidence: 'verified' });
   }
@@ -57,14 +77,25 @@ const required = ['findings', 'assumptions', 'unresolved', 'coverage', 'effort']
 
 function fileCaveat(record: Record<string, unknown>, a: Assertion): void {
   if (a.kind === 'assumption') (record.assumptions as string[]).push(a.statement);
-  else (record.unresolved as unknown[]).push({ question: a.statement, would_settle_it: `a direct check of whether ${a.claim}` });
+  else
+    (record.unresolved as unknown[]).push({
+      question: a.statement,
+      would_settle_it: `a direct check of whether ${a.claim}`,
+    });
 }
 
 /** Which required field to leave out on this attempt, if any; never one a rejection in context named. */
-function omission(req: ModelRequest, rates: SimRates, attempt: number, d: (...k: string[]) => number): string | undefined {
+function omission(
+  req: ModelRequest,
+  rates: SimRates,
+  attempt: number,
+  d: (...k: string[]) => number,
+): string | undefined {
   if (d('omit', String(attempt)) >= rates.contractOmitField) return undefined;
   const named = new Set<string>();
-  for (const m of req.messages) for (const r of m.toolResults ?? []) if (r.isError) for (const x of r.content.matchAll(/required property '(\w+)'/g)) named.add(x[1]!);
+  for (const m of req.messages)
+    for (const r of m.toolResults ?? [])
+      if (r.isError) for (const x of r.content.matchAll(/required property '(\w+)'/g)) named.add(x[1]!);
   const candidates = required.filter((f) => !named.has(f));
   if (candidates.length === 0) return undefined;
   return candidates[Math.floor(d('omit-field', String(attempt)) * candidates.length)];
@@ -82,7 +113,8 @@ function ownCalls(messages: ChatMessage[]): OwnCall[] {
   const out: OwnCall[] = [];
   for (const m of messages) {
     if (m.role !== 'assistant') continue;
-    for (const c of m.toolCalls ?? []) if (c.name !== 'research_result') out.push({ call: c, result: results.get(c.id) ?? '' });
+    for (const c of m.toolCalls ?? [])
+      if (c.name !== 'research_result') out.push({ call: c, result: results.get(c.id) ?? '' });
   }
   return out;
 }
@@ -91,7 +123,9 @@ function provenanceOf(labelled: string[], cues: string[], ctx: SimContext, own: 
   const visible = labelled.filter((p) => ctx.all.has(p));
   if (visible.length) return visible;
   const lower = cues.map((c) => c.toLowerCase());
-  return own.filter((c) => lower.every((q) => c.result.toLowerCase().includes(q))).map((c) => locator(c.call));
+  return own
+    .filter((c) => lower.every((q) => c.result.toLowerCase().includes(q)))
+    .map((c) => locator(c.call));
 }
 
 /** What a call looked at, as a child would cite it: its path, query or url (else the tool name and arguments). */

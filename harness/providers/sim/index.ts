@@ -16,7 +16,11 @@ export interface SimOptions {
 }
 
 /** What the sim does for a call purpose: text, or a tool call (forced tool choice). */
-export type SimBehaviour = (req: ModelRequest, rates: SimRates, judge: SimJudgeOptions) => { text: string; toolCalls?: ToolCall[] };
+export type SimBehaviour = (
+  req: ModelRequest,
+  rates: SimRates,
+  judge: SimJudgeOptions,
+) => { text: string; toolCalls?: ToolCall[] };
 
 /** One behaviour per call purpose; add a purpose here (explicit registry, no import side effects). */
 const behaviours: Partial<Record<ModelRequest['purpose'], SimBehaviour>> = {
@@ -43,13 +47,21 @@ export function createSimProvider(options: SimOptions = {}): Provider {
       if (!behaviour) throw new Error(`sim provider: no behaviour for call purpose "${req.purpose}"`);
       const out = behaviour(req, r, judge);
       const inputTokens = requestTokens(req);
-      const outputTokens = Math.max(1, countTokens(out.text) + (out.toolCalls ?? []).reduce((n, c) => n + countTokens(JSON.stringify(c.input)), 0));
+      const outputTokens = Math.max(
+        1,
+        countTokens(out.text) +
+          (out.toolCalls ?? []).reduce((n, c) => n + countTokens(JSON.stringify(c.input)), 0),
+      );
       return {
         text: out.text,
         toolCalls: out.toolCalls ?? [],
         stopReason: out.toolCalls?.length ? 'tool_use' : 'end_turn',
         usage: { inputTokens, outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0 },
-        latencyMs: Math.round(r.latency.baseMs + r.latency.prefillMsPerToken * inputTokens + r.latency.decodeMsPerToken * outputTokens),
+        latencyMs: Math.round(
+          r.latency.baseMs +
+            r.latency.prefillMsPerToken * inputTokens +
+            r.latency.decodeMsPerToken * outputTokens,
+        ),
         model: req.model,
         cached: false,
         retries: 0,
@@ -61,7 +73,8 @@ export function createSimProvider(options: SimOptions = {}): Provider {
 
 function resolveRates(overrides: SimOptions['sizes'] = {}): Record<SimSize, SimRates> {
   const out = {} as Record<SimSize, SimRates>;
-  for (const size of Object.keys(defaultSimRates) as SimSize[]) out[size] = { ...defaultSimRates[size], ...overrides[size] };
+  for (const size of Object.keys(defaultSimRates) as SimSize[])
+    out[size] = { ...defaultSimRates[size], ...overrides[size] };
   return out;
 }
 

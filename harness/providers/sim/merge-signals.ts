@@ -18,7 +18,13 @@ export const contradictionNearChars = 6000;
 
 type Draw = (...key: string[]) => number;
 
-export function contradictionLines(ref: Reference, assertions: Assertion[], all: TextIndex, rates: SimRates, d: Draw): string[] {
+export function contradictionLines(
+  ref: Reference,
+  assertions: Assertion[],
+  all: TextIndex,
+  rates: SimRates,
+  d: Draw,
+): string[] {
   const byId = new Map(assertions.map((a) => [a.id, a]));
   const out: string[] = [];
   for (const [i, x] of (ref.contradictions ?? []).entries()) {
@@ -28,8 +34,12 @@ export function contradictionLines(ref: Reference, assertions: Assertion[], all:
     const mb = matchClaim(all, b);
     if (!ma.present || !mb.present) continue;
     const distance = Math.abs(all.lower.indexOf(ma.line) - all.lower.indexOf(mb.line));
-    const p = distance <= contradictionNearChars ? rates.surfaceContradictionNear : rates.surfaceContradictionFar;
-    if (d('contradiction', String(i)) < p) out.push(`- Contradiction between the children: ${strip(a.claim)} — versus — ${strip(b.claim)} (${x.topic}); this has to be settled before acting.`);
+    const p =
+      distance <= contradictionNearChars ? rates.surfaceContradictionNear : rates.surfaceContradictionFar;
+    if (d('contradiction', String(i)) < p)
+      out.push(
+        `- Contradiction between the children: ${strip(a.claim)} — versus — ${strip(b.claim)} (${x.topic}); this has to be settled before acting.`,
+      );
   }
   return out;
 }
@@ -40,7 +50,8 @@ export function notSearchedLines(ref: Reference, all: TextIndex, rates: SimRates
   for (const item of ref.notSearched ?? []) {
     const needle = item.toLowerCase();
     const stated = lines.some((l) => l.includes(needle) && notSearchedCues.some((c) => l.includes(c)));
-    if (stated && d('not-searched', item) < rates.citeNotSearched) out.push(`- Not searched by any of the children: ${item}.`);
+    if (stated && d('not-searched', item) < rates.citeNotSearched)
+      out.push(`- Not searched by any of the children: ${item}.`);
   }
   return out;
 }

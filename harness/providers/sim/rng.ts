@@ -7,9 +7,15 @@ import { createHash } from 'node:crypto';
  */
 export function rngFor(...parts: (string | number)[]): () => number {
   const h = createHash('sha256').update(parts.join('\u0000')).digest();
-  let a = h.readUInt32LE(0), b = h.readUInt32LE(4), c = h.readUInt32LE(8), d = h.readUInt32LE(12);
+  let a = h.readUInt32LE(0),
+    b = h.readUInt32LE(4),
+    c = h.readUInt32LE(8),
+    d = h.readUInt32LE(12);
   return () => {
-    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
+    a >>>= 0;
+    b >>>= 0;
+    c >>>= 0;
+    d >>>= 0;
     const t = (a + b) | 0;
     a = b ^ (b >>> 9);
     b = (c + (c << 3)) | 0;

@@ -36,7 +36,12 @@ export function simSummarize(req: ModelRequest, ctx: SimContext, rates: SimRates
   }
   const text = () => lines.join('\n').toLowerCase();
   for (const f of hints.reference.facts) {
-    if (!f.cues.every((c) => text().includes(c.toLowerCase())) && lineWithAll(ctx.all, f.cues) && d('fact', f.id) < rates.summaryKeep.confident) add(`- ${f.text}`);
+    if (
+      !f.cues.every((c) => text().includes(c.toLowerCase())) &&
+      lineWithAll(ctx.all, f.cues) &&
+      d('fact', f.id) < rates.summaryKeep.confident
+    )
+      add(`- ${f.text}`);
   }
   for (const e of hints.reference.evidence ?? []) {
     if (lineWithAll(ctx.all, e.cues) && d('evidence', e.id) < rates.summaryKeep.confident) add(`- ${e.text}`);
@@ -44,8 +49,14 @@ export function simSummarize(req: ModelRequest, ctx: SimContext, rates: SimRates
   return lines.length > 0 ? lines.join('\n') : 'Nothing conclusive was found.';
 }
 
-function summaryLine(a: Assertion, qualifiedInSource: boolean, rates: SimRates, d: (...k: string[]) => number): string | undefined {
-  if (a.kind === 'confident') return d('keep', a.id) < rates.summaryKeep.confident ? `- ${a.statement}` : undefined;
+function summaryLine(
+  a: Assertion,
+  qualifiedInSource: boolean,
+  rates: SimRates,
+  d: (...k: string[]) => number,
+): string | undefined {
+  if (a.kind === 'confident')
+    return d('keep', a.id) < rates.summaryKeep.confident ? `- ${a.statement}` : undefined;
   if (qualifiedInSource && d('keep', a.id) < rates.summaryKeep[a.kind]) return `- ${a.statement}`;
   return d('strip', a.id) < rates.summaryStripToFact ? `- ${a.claim}` : undefined;
 }

@@ -10,9 +10,17 @@ export interface LinearScale {
  * A linear scale from `domain` (widened to nice round ends unless `exact`) onto [r0, r1], with about
  * `count` ticks at 1, 2 or 5 × 10^k steps.
  */
-export function linearScale(domain: [number, number], range: [number, number], opts: { count?: number; exact?: boolean } = {}): LinearScale {
+export function linearScale(
+  domain: [number, number],
+  range: [number, number],
+  opts: { count?: number; exact?: boolean } = {},
+): LinearScale {
   let [d0, d1] = domain;
-  if (!(d1 > d0)) [d0, d1] = d0 === 0 && d1 === 0 ? [0, 1] : [Math.min(d0, d1) - Math.abs(d0) * 0.1 - 1e-9, Math.max(d0, d1) + Math.abs(d1) * 0.1 + 1e-9];
+  if (!(d1 > d0))
+    [d0, d1] =
+      d0 === 0 && d1 === 0
+        ? [0, 1]
+        : [Math.min(d0, d1) - Math.abs(d0) * 0.1 - 1e-9, Math.max(d0, d1) + Math.abs(d1) * 0.1 + 1e-9];
   const step = tickStep(d0, d1, opts.count ?? 5);
   if (!opts.exact) {
     d0 = Math.floor(d0 / step) * step;
@@ -42,7 +50,11 @@ function round(v: number, step: number): number {
 }
 
 /** Evenly spaced bands for categories: start of each band and the band's width, with padding between. */
-export function bandScale(keys: readonly string[], range: [number, number], padding = 0.2): { at(key: string): number; width: number } {
+export function bandScale(
+  keys: readonly string[],
+  range: [number, number],
+  padding = 0.2,
+): { at(key: string): number; width: number } {
   const [r0, r1] = range;
   const n = Math.max(1, keys.length);
   const step = (r1 - r0) / (n + padding);
