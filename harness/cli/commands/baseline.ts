@@ -12,13 +12,11 @@ export const baselineCommand: CommandModule<object, BaselineArgs> = {
   describe:
     'Write a reviewable baseline (summary statistics + per-cell scores, no transcripts) from a run, for `gate`',
   builder: (y) =>
-    y
-      .positional('dir', { type: 'string', demandOption: true, describe: 'run directory' })
-      .option('out', {
-        type: 'string',
-        default: 'baseline.json',
-        describe: 'baseline file to write',
-      }) as never,
+    y.positional('dir', { type: 'string', demandOption: true, describe: 'run directory' }).option('out', {
+      type: 'string',
+      default: 'baseline.json',
+      describe: 'baseline file to write',
+    }) as never,
   handler: (args) => {
     const baseline = createBaseline(readRunFiles(args.dir).rows);
     writeFileSync(args.out, renderBaseline(baseline));
