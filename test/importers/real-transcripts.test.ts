@@ -20,21 +20,24 @@ interface Expected {
  * Claude Code (CC) message rule: one assistant message per distinct message.id that has a non-thinking
  * block (A), one result-carrying user message per message.id that made tool calls (T — checked: all of
  * a message's results arrive before the next message starts), one message per user text line left
- * after dropping isMeta lines and wrapper-only text (U), one per summary/compact_boundary line (S).
+ * after dropping isMeta lines and wrapper-only text (U), one per compaction (S): a compact_boundary line
+ * (its isCompactSummary line fills it) or an isCompactSummary line with no boundary before it (v1).
+ * `summary` lines are session titles, not compactions (issue 13), so they count for nothing.
  *   A: jq -s '[.[]|select(.type=="assistant")|select(any(.message.content[];.type!="thinking"))|.message.id]|unique|length'
  *   T: jq -s '[.[]|select(.type=="assistant")|select(any(.message.content[];.type=="tool_use"))|.message.id]|unique|length'
  *   U: jq -r 'select(.type=="user" and (.isMeta|not))|.message.content|if type=="string" then . else ([.[]|select(.type=="text")|.text]|join(" ")) end|select(.!="")' — then read by eye
- *   S: jq -s '[.[]|select(.type=="summary" or .subtype=="compact_boundary")]|length'
+ *   S: jq -s '[.[]|select(.subtype=="compact_boundary" or .isCompactSummary==true)]|length' (0 in all three files)
  *   calls: jq -s '[.[]|select(.type=="assistant")|.message.content[]|select(.type=="tool_use")]|length'
  *   paired: jq -s '([..tool_use ids..]) as $c | [tool_result tool_use_ids|select(IN($c[]))]|unique|length'
  */
 const expectations: Expected[] = [
-  // CC v1: A=170 T=163 U=7 (the /orchestrator command line, "Thanks! …", 5 sidechain root prompts) S=1 → 341.
+  // CC v1: A=170 T=163 U=7 (the /orchestrator command line, "Thanks! …", 5 sidechain root prompts) S=0 → 340
+  // (its one `summary` line is the title "Empty Repo Setup: CLAUDE.md Foundation Created").
   // calls 167 = results 167, all ids match. children: 5 Task calls; jq -s '[.[]|select(.isSidechain and .parentUuid==null)]|length' = 5 roots.
   {
     file: 'claude-code-nextjs-todo.jsonl',
     format: 'claude-code',
-    messages: 341,
+    messages: 340,
     toolCalls: 167,
     pairedResults: 167,
     orphans: 0,
