@@ -129,6 +129,7 @@ function headTail(block: Block, budget: number): Block {
   return { text: `${block.text.slice(0, head)}\n${marker}\n${block.text.slice(tailFrom)}`, markers };
 }
 
-function oneLine(text: string): string {
+/** A text on one line, newlines shown as ⏎ (how the brick writes calls and results). */
+export function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ⏎ ').trim();
 }
