@@ -11,7 +11,12 @@ const toolCall = {
 const toolResult = {
   type: 'object',
   required: ['callId', 'content'],
-  properties: { callId: { type: 'string' }, content: { type: 'string' }, isError: { type: 'boolean' } },
+  properties: {
+    callId: { type: 'string' },
+    content: { type: 'string' },
+    isError: { type: 'boolean' },
+    cleared: { type: 'boolean' },
+  },
 } as const;
 
 const message = {

@@ -21,6 +21,12 @@ export interface ToolResult {
   callId: string;
   content: string;
   isError?: boolean;
+  /**
+   * The source itself replaced the content before the session was captured (Claude Code's context
+   * clearing writes `[Old tool result content cleared]`). An empty `content` without it is a real,
+   * empty result.
+   */
+  cleared?: boolean;
 }
 
 /** Roles a model request may carry. Transcripts use only `user` and `assistant`. */

@@ -83,6 +83,23 @@ describe('Claude Code compaction and noise', () => {
     expect(transcript.meta?.compactions).toBe(1);
   });
 
+  it('a result Claude Code cleared is marked cleared; an empty result is not', () => {
+    const dir = tempFiles({
+      's.jsonl': jsonl(
+        user('go'),
+        assistant('m1', use('c1')),
+        assistant('m1', use('c2')),
+        user([result('c1', '[Old tool result content cleared]')]),
+        user([result('c2', '')]),
+      ),
+    });
+    const { transcript } = importTranscript(join(dir, 's.jsonl'));
+    expect(transcript.messages[2]!.toolResults).toEqual([
+      { callId: 'c1', content: '[Old tool result content cleared]', cleared: true },
+      { callId: 'c2', content: '' },
+    ]);
+  });
+
   it('noise is skipped and counted by kind; wrappers are stripped from real user text', () => {
     const dir = tempFiles({
       's.jsonl': jsonl(
