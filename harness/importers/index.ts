@@ -61,7 +61,37 @@ export function importTranscript(path: string, options: ImportOptions = {}): Imp
       cause: err,
     });
   }
-  return { transcript, stats: importStats(format, transcript, skipped) };
+  const stats = importStats(format, transcript, skipped);
+  if (stats.messages === 0) throw noMessages(path, format, options.from, skipped);
+  return { transcript, stats };
+}
+
+/**
+ * A file that yields no message is never a transcript (it would score every arm the same): with
+ * --from, say which format it looks like; otherwise what was in it.
+ */
+function noMessages(
+  path: string,
+  format: ImportFormat,
+  from: ImportOptions['from'],
+  skipped: Skipped,
+): ImportError {
+  let looksLike: ImportFormat | undefined;
+  if (from !== undefined && from !== 'auto') {
+    try {
+      looksLike = detectFormat(path);
+    } catch {
+      looksLike = undefined;
+    }
+  }
+  const kinds = Object.keys(skipped);
+  const hint =
+    looksLike !== undefined && looksLike !== format
+      ? `; it looks like ${looksLike}: try --from ${looksLike}`
+      : kinds.length > 0
+        ? `; all it held was skipped (${kinds.join(', ')})`
+        : '';
+  return new ImportError(path, undefined, `no messages when read as ${format}${hint}`);
 }
 
 export function importStats(format: ImportFormat, root: Transcript, skipped: Skipped): ImportStats {
@@ -137,7 +167,10 @@ function formatOfValue(v: unknown, jsonl: boolean): ImportFormat | undefined {
     )
       return 'claude-code';
     if (jsonl) return undefined;
-    if (Array.isArray(v.history) && ('trajectory' in v || 'info' in v)) return 'swe-agent';
+    // SWE-agent writes {history, trajectory, info, …}; a trimmed .traj may hold only history, whose
+    // entries are chat messages (OpenHands histories are events with action/observation instead).
+    if (Array.isArray(v.history) && ('trajectory' in v || 'info' in v || v.history.some(hasRole)))
+      return 'swe-agent';
     if (isRecord(v.eval) && ('samples' in v || 'version' in v)) return 'inspect';
     if (Array.isArray(v.traj)) return 'openai';
     if (Array.isArray(v.messages))
@@ -148,6 +181,7 @@ function formatOfValue(v: unknown, jsonl: boolean): ImportFormat | undefined {
   return undefined;
 }
 
+const hasRole = (m: unknown): boolean => isRecord(m) && typeof m.role === 'string';
 const isRecordWithRole = (role: string) => (m: unknown) => isRecord(m) && m.role === role;
 
 /** OpenAI and Anthropic messages look alike until a tool call, a system role or a block type tells them apart. */
