@@ -72,7 +72,10 @@ export function scaffoldFrom(
   };
 }
 
-function returnParts(t: Transcript, o: ScaffoldOptions): Record<string, unknown> {
+export function returnParts(
+  t: Transcript,
+  o: Pick<ScaffoldOptions, 'file' | 'call'>,
+): Record<string, unknown> {
   const children = t.children ?? {};
   const callId = o.call ?? Object.keys(children)[0];
   if (!callId || !children[callId]) {
@@ -131,4 +134,20 @@ export function slug(name: string): string {
       .replace(/[^A-Za-z0-9._-]+/g, '-')
       .slice(0, 60) || 'session'
   );
+}
+
+/**
+ * A child of `t` by its 0-based index, the id of the call that spawned it, or its agent name; the
+ * spawning call id, or an InputError listing the children.
+ */
+export function childCall(t: Transcript, which: string, file: string): string {
+  const entries = Object.entries(t.children ?? {});
+  const list = entries.map(([id, c], i) => `${i}=${Object.keys(c.agents)[0] ?? '?'} (${id})`).join(', ');
+  if (entries.length === 0)
+    throw new InputError('no_child', `${file}: --child: the session has no child sessions`);
+  const hit = /^\d+$/.test(which)
+    ? entries[Number(which)]
+    : entries.find(([id, c]) => id === which || which in c.agents);
+  if (!hit) throw new InputError('no_child', `${file}: --child: no child "${which}"; children: ${list}`);
+  return hit[0];
 }
