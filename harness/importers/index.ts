@@ -61,7 +61,7 @@ export function importTranscript(path: string, options: ImportOptions = {}): Imp
   try {
     transcript = importers[format](path, options, skipped);
   } catch (err) {
-    if (err instanceof ImportError) throw err;
+    if (err instanceof ImportError) throw withFormatHint(err, path, format, options.from);
     // A shape no check anticipated: still name the file, keep the original error as the cause.
     throw new ImportError(path, undefined, `cannot import as ${format}: ${(err as Error).message}`, {
       cause: err,
@@ -70,6 +70,35 @@ export function importTranscript(path: string, options: ImportOptions = {}): Imp
   const stats = importStats(format, transcript, skipped);
   if (stats.messages === 0) throw noMessages(path, format, options.from, skipped);
   return { transcript, stats };
+}
+
+/** With an explicit --from that failed, say which format the file does look like (when it looks like one). */
+function withFormatHint(
+  err: ImportError,
+  path: string,
+  format: ImportFormat,
+  from: ImportOptions['from'],
+): ImportError {
+  const looksLike = from === undefined || from === 'auto' ? undefined : lookalike(path);
+  if (looksLike === undefined || looksLike === format) return err;
+  const prefix = `${err.file}${err.line !== undefined ? `:${err.line}` : ''}: `;
+  const detail = err.message.startsWith(prefix) ? err.message.slice(prefix.length) : err.message;
+  return new ImportError(
+    err.file,
+    err.line,
+    `${detail}; it looks like ${looksLike}: try --from ${looksLike}`,
+    {
+      cause: err,
+    },
+  );
+}
+
+function lookalike(path: string): ImportFormat | undefined {
+  try {
+    return detectFormat(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -82,14 +111,7 @@ function noMessages(
   from: ImportOptions['from'],
   skipped: Skipped,
 ): ImportError {
-  let looksLike: ImportFormat | undefined;
-  if (from !== undefined && from !== 'auto') {
-    try {
-      looksLike = detectFormat(path);
-    } catch {
-      looksLike = undefined;
-    }
-  }
+  const looksLike = from !== undefined && from !== 'auto' ? lookalike(path) : undefined;
   const kinds = Object.keys(skipped);
   const hint =
     looksLike !== undefined && looksLike !== format

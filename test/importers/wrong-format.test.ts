@@ -32,6 +32,15 @@ describe('a file of another format (issue 13)', () => {
     expect(r.stderr).toMatch(/it looks like codex: try --from codex/);
   });
 
+  it('any failed --from import names the format the file looks like', () => {
+    const dir = tempFiles({
+      'x.traj': JSON.stringify({ history: [{ role: 'user', content: 'hi' }], info: {} }, null, 2),
+    });
+    expect(() => importTranscript(join(dir, 'x.traj'), { from: 'claude-code' })).toThrow(
+      /x\.traj:1: invalid JSON line.*; it looks like swe-agent: try --from swe-agent/,
+    );
+  });
+
   it('a SWE-agent .traj holding only `history` is detected as swe-agent', () => {
     const traj = {
       history: [
