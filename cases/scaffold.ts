@@ -1,13 +1,13 @@
 import { basename } from 'node:path';
 import type { Direction, Message, Transcript } from '../harness/types.ts';
 import { InputError } from '../harness/errors.ts';
-import { importTranscript, type ImportFormat } from '../harness/importers/index.ts';
+import { importTranscript, type ImportFormat, type ImportResult } from '../harness/importers/index.ts';
+import { proposeLabels } from './propose-labels.ts';
 
 /**
- * `case from-session`: a case file scaffolded from a real session, ready for a person to label.
- * Nothing is labelled automatically — `assertions` and `reference.facts` stay empty — but statements
- * that look like hedges, assumptions or open questions are listed under `provenance.suggestions` so
- * the labeller knows where to look.
+ * `case from-session`: a case file scaffolded from a real session, ready for a person to confirm.
+ * `assertions` are *proposed* from the source's own words (cases/propose-labels.ts; each has
+ * `status: "proposed"` until a person checks it); `reference.facts` stay empty.
  *
  * - escalation: the whole session is the source (the primary's work, handed to a stronger model);
  * - return: a child spawned by the session is the source and the parent's messages up to its spawn
@@ -26,7 +26,14 @@ export interface ScaffoldOptions {
 }
 
 export function scaffoldCase(o: ScaffoldOptions): Record<string, unknown> {
-  const { transcript, stats } = importTranscript(o.file, { from: o.from ?? 'auto' });
+  return scaffoldFrom(importTranscript(o.file, { from: o.from ?? 'auto' }), o);
+}
+
+/** The same, from a session already imported (`case from-session --all` imports each session once). */
+export function scaffoldFrom(
+  { transcript, stats }: ImportResult,
+  o: ScaffoldOptions,
+): Record<string, unknown> {
   const id = o.id ?? slug(basename(o.file));
   const base = {
     id,
@@ -41,10 +48,11 @@ export function scaffoldCase(o: ScaffoldOptions): Record<string, unknown> {
         ? returnParts(transcript, o)
         : spawnParts(transcript, o);
   const source = parts.source as Transcript;
+  const assertions = proposeLabels([source]);
   return {
     ...base,
     ...parts,
-    assertions: [],
+    assertions,
     reference: { facts: [], caveats: [] },
     provenance: {
       file: o.file,
@@ -57,14 +65,17 @@ export function scaffoldCase(o: ScaffoldOptions): Record<string, unknown> {
         children: stats.children,
       },
       labelled: false,
+      labels: { proposed: assertions.length, by: ['cue-lexicon'] },
       howToLabel:
-        'docs/cases.md: add assertions (kind, statement, claim, cues, qualifierCues) and reference facts; `handoff-eval validate` checks them',
-      suggestions: suggestions(source),
+        'check each proposed assertion (docs/importers.md, "Proposed labels"): delete the wrong ones, fix the rest and drop their `status`; add reference facts; `handoff-eval validate` warns while proposals remain',
     },
   };
 }
 
-function returnParts(t: Transcript, o: ScaffoldOptions): Record<string, unknown> {
+export function returnParts(
+  t: Transcript,
+  o: Pick<ScaffoldOptions, 'file' | 'call'>,
+): Record<string, unknown> {
   const children = t.children ?? {};
   const callId = o.call ?? Object.keys(children)[0];
   if (!callId || !children[callId]) {
@@ -116,35 +127,27 @@ function strip(t: Transcript): Transcript {
   return { ...(t.id ? { id: t.id } : {}), agents: t.agents, messages: t.messages };
 }
 
-const hedges: [RegExp, string][] = [
-  [
-    /\b(could not|couldn't|cannot|can't|unable to) (determine|verify|confirm|tell|find)\b|\bunclear\b|\bnot (yet )?verified\b|\bunverified\b/i,
-    'hedged',
-  ],
-  [/\bassum(e|ed|ing|ption)\b|\bpresumably\b|\btaking .* as given\b/i, 'assumption'],
-  [/\bopen question\b|\bunresolved\b|\bstill need to\b|\bTODO\b|\?$/, 'unresolved'],
-];
-
-/** Sentences of the assistant's text that look like hedges, assumptions or open questions (first 40). */
-export function suggestions(t: Transcript): { suggestedKind: string; statement: string }[] {
-  const out: { suggestedKind: string; statement: string }[] = [];
-  for (const m of t.messages) {
-    if (m.role !== 'assistant' || !m.text) continue;
-    for (const sentence of m.text.split(/(?<=[.!?])\s+|\n+/)) {
-      const s = sentence.trim();
-      const hit = hedges.find(([re]) => re.test(s));
-      if (hit && s.length > 12 && s.length < 400) out.push({ suggestedKind: hit[1], statement: s });
-      if (out.length >= 40) return out;
-    }
-  }
-  return out;
-}
-
-function slug(name: string): string {
+export function slug(name: string): string {
   return (
     name
       .replace(/\.[a-z]+$/i, '')
       .replace(/[^A-Za-z0-9._-]+/g, '-')
       .slice(0, 60) || 'session'
   );
+}
+
+/**
+ * A child of `t` by its 0-based index, the id of the call that spawned it, or its agent name; the
+ * spawning call id, or an InputError listing the children.
+ */
+export function childCall(t: Transcript, which: string, file: string): string {
+  const entries = Object.entries(t.children ?? {});
+  const list = entries.map(([id, c], i) => `${i}=${Object.keys(c.agents)[0] ?? '?'} (${id})`).join(', ');
+  if (entries.length === 0)
+    throw new InputError('no_child', `${file}: --child: the session has no child sessions`);
+  const hit = /^\d+$/.test(which)
+    ? entries[Number(which)]
+    : entries.find(([id, c]) => id === which || which in c.agents);
+  if (!hit) throw new InputError('no_child', `${file}: --child: no child "${which}"; children: ${list}`);
+  return hit[0];
 }

@@ -11,7 +11,12 @@ const toolCall = {
 const toolResult = {
   type: 'object',
   required: ['callId', 'content'],
-  properties: { callId: { type: 'string' }, content: { type: 'string' }, isError: { type: 'boolean' } },
+  properties: {
+    callId: { type: 'string' },
+    content: { type: 'string' },
+    isError: { type: 'boolean' },
+    cleared: { type: 'boolean' },
+  },
 } as const;
 
 const message = {
@@ -62,6 +67,8 @@ const assertion = {
     cues: { type: 'array', minItems: 1, items: { type: 'string', minLength: 2 } },
     qualifierCues: { type: 'array', items: { type: 'string', minLength: 2 } },
     provenance: stringArray,
+    location: { enum: ['final_message', 'mid_transcript', 'tool_result_only', 'primary_tool_evidence'] },
+    status: { enum: ['proposed', 'confirmed'] },
   },
 } as const;
 

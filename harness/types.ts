@@ -21,6 +21,12 @@ export interface ToolResult {
   callId: string;
   content: string;
   isError?: boolean;
+  /**
+   * The source itself replaced the content before the session was captured (Claude Code's context
+   * clearing writes `[Old tool result content cleared]`). An empty `content` without it is a real,
+   * empty result.
+   */
+  cleared?: boolean;
 }
 
 /** Roles a model request may carry. Transcripts use only `user` and `assistant`. */
@@ -125,7 +131,17 @@ export interface Assertion {
   qualifierCues?: string[];
   /** Where the source read it from (file:line, table.column), for provenance checks. */
   provenance?: string[];
+  /**
+   * Where the source put it: its final message, a message mid-transcript, only a tool result, or
+   * (escalation) the primary's tool evidence.
+   */
+  location?: AssertionLocation;
+  /** `proposed`: made by a labeller (cue lexicon or a model) and not yet checked by a person. Absent: confirmed. */
+  status?: 'proposed' | 'confirmed';
 }
+
+export type AssertionLocation =
+  'final_message' | 'mid_transcript' | 'tool_result_only' | 'primary_tool_evidence';
 
 /** A fact a correct answer contains. */
 export interface ReferenceFact {
@@ -466,6 +482,9 @@ export interface ResultRow {
   cell_id: string;
   suite: string;
   case_id: string;
+  /** The case's assertions a labeller proposed and nobody confirmed yet / the confirmed ones (absent in older journals). */
+  labels_proposed?: number;
+  labels_confirmed?: number;
   arm: string;
   strategy: string;
   params: Record<string, unknown>;

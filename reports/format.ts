@@ -3,6 +3,7 @@ import type {
   ArmSummary,
   Comparison,
   CriterionSummary,
+  SuiteSummary,
   JudgeReliability,
   SurvivalCount,
 } from './summary/types.ts';
@@ -85,6 +86,12 @@ export function survivalText(c: SurvivalCount | undefined, source: string): stri
 
 export function kindsPresent(arms: readonly ArmSummary[], kinds: readonly AssertionKind[]): AssertionKind[] {
   return kinds.filter((k) => arms.some((a) => a.survival.answer[k] || a.survival.payload[k]));
+}
+
+/** "labels: 12 confirmed, 4 proposed (unchecked)": what a suite's scores rest on (docs/importers.md). */
+export function labels(suite: Pick<SuiteSummary, 'labels'>): string {
+  const l = suite.labels ?? { proposed: 0, confirmed: 0 };
+  return `labels: ${l.confirmed} confirmed, ${l.proposed} proposed${l.proposed > 0 ? ' (unchecked)' : ''}`;
 }
 
 export function plural(n: number, word: string): string {

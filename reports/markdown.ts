@@ -56,7 +56,7 @@ function headline(suite: SuiteSummary): string[] {
     : `baseline \`${mdCell(suite.baselineArm)}\` not in this run`;
   const kinds = f.kindsPresent(suite.arms, assertionKinds);
   const lines = [
-    `## ${mdCell(suite.suite)} — ${f.plural(suite.cases, 'case')} × ${f.plural(suite.reps, 'rep')}, ${base}`,
+    `## ${mdCell(suite.suite)} — ${f.plural(suite.cases, 'case')} × ${f.plural(suite.reps, 'rep')}, ${base}, ${f.labels(suite)}`,
     '',
   ];
   lines.push(

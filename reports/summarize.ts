@@ -125,12 +125,26 @@ function suiteSummary(suite: string, rows: ResultRow[]): SuiteSummary {
     baselineArm,
     baselinePresent: base !== null,
     cases: new Set(rows.map((r) => r.case_id)).size,
+    labels: labelCounts(rows),
     reps: new Set(rows.map((r) => r.rep)).size,
     criteria,
     primaryCriterion: primary,
     arms,
     judge: judgeReliability(rows, criteria),
   };
+}
+
+/** Per case (its first row), summed: how many labels are confirmed and how many only proposed. */
+function labelCounts(rows: readonly ResultRow[]): SuiteSummary['labels'] {
+  const byCase = new Map<string, ResultRow>();
+  for (const r of rows) if (!byCase.has(r.case_id)) byCase.set(r.case_id, r);
+  let proposed = 0;
+  let confirmed = 0;
+  for (const r of byCase.values()) {
+    proposed += r.labels_proposed ?? 0;
+    confirmed += r.labels_confirmed ?? 0;
+  }
+  return { proposed, confirmed };
 }
 
 /** Failed / n per deterministic check over ok cells, checks in name order. */

@@ -1,4 +1,4 @@
-import type { Transcript, TruncationMarker, Turn } from '../harness/types.ts';
+import type { ToolResult, Transcript, TruncationMarker, Turn } from '../harness/types.ts';
 import { viewOf } from '../harness/transcript/view.ts';
 import { formatCall } from './render.ts';
 
@@ -8,7 +8,8 @@ import { formatCall } from './render.ts';
  * dropped. The legacy brick (`markers: false`) cuts silently and drops a single over-budget turn
  * (emptying the brick). ADR 0093 C (`markers: true`): every cut is explicit — a capped result ends with
  * `… (truncated — full result in the session history)`, dropped turns are announced by
- * `(earlier activity omitted — N turns)`, a result cleared at capture time says so — and a single
+ * `(earlier activity omitted — N turns)`, a result the source cleared at capture time says so, an
+ * empty one says `(empty result)` — and a single
  * over-budget turn keeps a head+tail of itself. The brick never exceeds `budgetChars`, markers included.
  */
 export interface BrickOptions {
@@ -29,6 +30,7 @@ export const resultMarker = '… (truncated — full result in the session histo
 export const turnsMarker = (n: number) => `(earlier activity omitted — ${n} turn${n === 1 ? '' : 's'})`;
 export const turnCutMarker = (n: number) => `… (${n} characters of this turn omitted) …`;
 export const clearedResult = '(result cleared at capture time)';
+export const emptyResult = '(empty result)';
 
 interface Block {
   text: string;
@@ -89,7 +91,7 @@ function turnBlock(t: Transcript, turn: Turn, opts: BrickOptions): Block {
     for (const call of m.toolCalls ?? []) {
       const result = results.get(call.id);
       const head = `  ${who} called ${oneLine(formatCall(call))} → `;
-      const body = result ? capResult(result.content, opts) : { text: '(no result)' };
+      const body = result ? capResult(result, opts) : { text: '(no result)' };
       if (body.marker)
         block.markers.push({
           marker: body.marker,
@@ -102,9 +104,11 @@ function turnBlock(t: Transcript, turn: Turn, opts: BrickOptions): Block {
   return block;
 }
 
-function capResult(content: string, opts: BrickOptions): { text: string; marker?: TruncationMarker } {
-  const flat = oneLine(content);
-  if (flat === '') return { text: opts.markers ? clearedResult : '' };
+function capResult(result: ToolResult, opts: BrickOptions): { text: string; marker?: TruncationMarker } {
+  // Only a result the source really cleared says so; an empty one says it is empty.
+  if (result.cleared && opts.markers) return { text: clearedResult };
+  const flat = oneLine(result.content);
+  if (flat === '') return { text: opts.markers ? emptyResult : '' };
   if (flat.length <= opts.resultCap) return { text: flat };
   if (!opts.markers) return { text: flat.slice(0, opts.resultCap) };
   const marker = { text: resultMarker, kind: 'result', dropped: flat.length - opts.resultCap };
@@ -129,6 +133,7 @@ function headTail(block: Block, budget: number): Block {
   return { text: `${block.text.slice(0, head)}\n${marker}\n${block.text.slice(tailFrom)}`, markers };
 }
 
-function oneLine(text: string): string {
+/** A text on one line, newlines shown as ⏎ (how the brick writes calls and results). */
+export function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ⏎ ').trim();
 }

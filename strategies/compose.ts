@@ -14,7 +14,8 @@ import type {
 } from '../harness/types.ts';
 import { countTokens } from '../harness/tokens.ts';
 import { allTrailItems } from '../harness/transcript/view.ts';
-import { formatArgs, renderMessages } from './render.ts';
+import { formatCall, renderMessages } from './render.ts';
+import { oneLine } from './brick.ts';
 import { narrateCall } from './narrate.ts';
 import { fence } from '../harness/text/fence.ts';
 
@@ -159,23 +160,41 @@ export function finishHandoff(ctx: StrategyContext, parts: HandoffParts): Handof
 }
 
 /**
- * How many of the source agents' tool calls the receiver can see: as calls, or named with their
- * arguments in text. Fenced tool output is skipped: a call is never shown inside a quoted result.
+ * How many of the source agents' tool calls the receiver can see: as calls (by id), or written out in
+ * full in text — `name(arguments)` as render, brick, narration and contracts print it (the brick's
+ * one-line form too). Identical calls count as often as the text shows them. Fenced tool output is
+ * skipped: a call is never shown inside a quoted result. (A name plus an argument prefix is not
+ * enough: 27 reads under one long directory all matched one visible read.)
  */
 export function visibleSourceCalls(sources: Transcript[], messages: ChatMessage[]): number {
   const ids = new Set<string>();
   for (const m of messages) for (const c of m.toolCalls ?? []) ids.add(c.id);
   const text = renderMessages(messages).join('\n').replace(FENCED, '');
+  const shown = new Map<string, number>();
+  const timesShown = (written: string): number => {
+    let n = shown.get(written);
+    if (n === undefined) shown.set(written, (n = occurrences(text, written)));
+    return n;
+  };
   let n = 0;
   for (const source of sources) {
-    for (const item of allTrailItems(source)) {
-      if (
-        ids.has(item.call.id) ||
-        (text.includes(item.call.name) && text.includes(formatArgs(item.call.input).slice(0, 60)))
-      )
+    for (const { call } of allTrailItems(source)) {
+      if (ids.has(call.id)) {
         n++;
+        continue;
+      }
+      const written = [formatCall(call), oneLine(formatCall(call))].find((w) => timesShown(w) > 0);
+      if (written === undefined) continue;
+      shown.set(written, timesShown(written) - 1);
+      n++;
     }
   }
+  return n;
+}
+
+function occurrences(text: string, needle: string): number {
+  let n = 0;
+  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) n++;
   return n;
 }
 

@@ -70,6 +70,7 @@ function convertBlock(
         content: resultText(block.content, (p, d) => fail(['content', ...p], d)),
       };
       if (block.is_error === true) result.isError = true;
+      if (clearedMarker.test(result.content)) result.cleared = true;
       out.results.push(result);
       return;
     }
@@ -77,6 +78,9 @@ function convertBlock(
       fail([], `unknown content block type "${String(block.type)}"`);
   }
 }
+
+/** What Claude Code writes in place of a tool result it cleared from the context (microcompact). */
+const clearedMarker = /^\s*\[Old tool result content cleared\b/;
 
 /** Tool result content: a string, or text/image blocks — text joined, images as `[image]`. */
 export function resultText(content: unknown, fail: Fail): string {
@@ -145,7 +149,7 @@ function anthropicTranscript(
       b.assistant(text, content.calls);
       return;
     }
-    for (const r of content.results) b.result(r.callId, r.content, r.isError);
+    for (const r of content.results) b.addResult(r);
     // Text that rides along with results (allowed after the tool_result blocks) becomes its own turn.
     if (text !== undefined) b.userText(text);
   });

@@ -47,8 +47,13 @@ export class TranscriptBuilder {
    * one. A result whose call is unknown is kept under its own id; transcriptCounts counts it.
    */
   result(callId: string, content: string, isError?: boolean, agent = this.agent): void {
-    const result: ToolResult = { callId: this.resolve(callId), content };
-    if (isError) result.isError = true;
+    this.addResult({ callId, content, ...(isError ? { isError: true } : {}) }, agent);
+  }
+
+  /** The same, for a result built by the format (flags such as `cleared` kept). */
+  addResult(r: ToolResult, agent = this.agent): void {
+    const result: ToolResult = { ...r, callId: this.resolve(r.callId) };
+    if (!result.isError) delete result.isError;
     const last = this.messages.at(-1);
     if (last && last.role === 'user' && last.toolResults && last.text === undefined && !last.compacted) {
       last.toolResults.push(result);
@@ -174,8 +179,7 @@ export class ResponseGrouper {
   }
 
   result(result: ToolResult): void {
-    if (this.key === undefined)
-      this.builder.result(result.callId, result.content, result.isError, this.agent);
+    if (this.key === undefined) this.builder.addResult(result, this.agent);
     else this.results.push(result);
   }
 
@@ -188,7 +192,7 @@ export class ResponseGrouper {
     if (this.key === undefined) return;
     const text = this.texts.length > 0 ? this.texts.join('\n\n') : undefined;
     this.builder.assistant(text, this.calls, this.agent);
-    for (const r of this.results) this.builder.result(r.callId, r.content, r.isError, this.agent);
+    for (const r of this.results) this.builder.addResult(r, this.agent);
     this.key = undefined;
     this.texts = [];
     this.calls = [];

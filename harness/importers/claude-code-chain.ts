@@ -19,6 +19,8 @@ export interface ChainResult {
   spawns: SpawnCall[];
   models: string[];
   awaySummaries: string[];
+  /** Session titles from `summary` lines (distinct, in file order): metadata, never messages. */
+  titles: string[];
   compactions: number;
 }
 
@@ -42,6 +44,7 @@ class ChainConverter {
     spawns: [],
     models: [],
     awaySummaries: [],
+    titles: [],
     compactions: 0,
   };
   /** A compact_boundary placeholder waiting for the isCompactSummary line that carries its text. */
@@ -73,7 +76,11 @@ class ChainConverter {
       case 'user':
         return this.user(value, line, fail);
       case 'summary':
-        return this.compaction(stringify(value.summary));
+        // A title Claude Code gives a conversation branch (`leafUuid`), not a compaction: compaction
+        // is the isCompactSummary user line (after a compact_boundary in v2). It may land between the
+        // lines of one streamed response, so it must not flush the response being collected.
+        this.title(stringify(value.summary));
+        return countSkip(this.skipped, 'summary');
       case 'system':
         return this.system(value);
       case 'attachment':
@@ -144,6 +151,10 @@ class ChainConverter {
     }
     if (value.subtype === 'away_summary') this.out.awaySummaries.push(stringify(value.content));
     countSkip(this.skipped, `system:${stringify(value.subtype) || '?'}`);
+  }
+
+  private title(text: string): void {
+    if (text !== '' && !this.out.titles.includes(text)) this.out.titles.push(text);
   }
 
   private compaction(text: string): void {

@@ -106,6 +106,7 @@ class ChildLinker {
       meta: {
         ...meta,
         awaySummaries: chain.awaySummaries.length > 0 ? chain.awaySummaries : undefined,
+        titles: chain.titles.length > 0 ? chain.titles : undefined,
         compactions: chain.compactions || undefined,
       },
     });

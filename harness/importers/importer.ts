@@ -8,13 +8,19 @@ export const importFormats = [
   'swe-agent',
   'openhands',
   'inspect',
+  'codex',
+  'responses',
+  'gemini',
 ] as const;
 export type ImportFormat = (typeof importFormats)[number];
 
 export interface ImportOptions {
   /** Format of the file; `auto` (default) detects it. */
   from?: ImportFormat | 'auto';
-  /** OpenHands: which EvalOutput line to import — an instance_id or a 0-based index. Default: the first. */
+  /**
+   * Which session of a file that holds several: an OpenHands EvalOutput line (instance_id or 0-based
+   * index), a Responses JSONL record, an element of a τ-bench array (task id or index). Default: the first.
+   */
   instance?: string | number;
   /** inspect_ai: which sample to import (0-based). Default 0. */
   sample?: number;
@@ -31,7 +37,11 @@ export interface ImportStats {
   toolCalls: number;
   pairedResults: number;
   orphans: number;
+  /** Results flagged as errors (by the format's own error field, never inferred from text). */
+  errors: number;
   children: number;
+  /** Distinct agents over the tree (the session's own agent plus every child's). */
+  agents: number;
   skipped: Skipped;
 }
 
@@ -42,3 +52,10 @@ export interface ImportResult {
 
 /** One format's entry point; it adds what it drops to `skipped`. */
 export type FormatImporter = (file: string, options: ImportOptions, skipped: Skipped) => Transcript;
+
+/** One session of a file that holds several: what to pass to importTranscript to get it. */
+export interface SessionRef {
+  /** A name for the session (instance id, sample id and epoch, task id); undefined: from the file. */
+  name: string | undefined;
+  options: ImportOptions;
+}

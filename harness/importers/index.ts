@@ -1,9 +1,11 @@
-import { statSync } from 'node:fs';
 import { ImportError } from '../errors.ts';
 import type { Transcript } from '../types.ts';
 import { importAnthropic } from './anthropic.ts';
 import { transcriptCounts, walkTranscripts, type Skipped } from './builder.ts';
 import { importClaudeCode } from './claude-code.ts';
+import { importCodex } from './codex.ts';
+import { detectFormat } from './detect.ts';
+import { importGemini } from './gemini.ts';
 import {
   importFormats,
   type FormatImporter,
@@ -13,10 +15,9 @@ import {
   type ImportStats,
 } from './importer.ts';
 import { importInspect } from './inspect.ts';
-import { syntaxErrorLine } from './json-locate.ts';
 import { importOpenAI } from './openai.ts';
 import { importOpenHands } from './openhands.ts';
-import { isRecord, readSource } from './source.ts';
+import { importResponses } from './responses.ts';
 import { importSweAgent } from './swe-agent.ts';
 
 export {
@@ -27,6 +28,8 @@ export {
   type ImportStats,
 } from './importer.ts';
 export type { Skipped } from './builder.ts';
+export { detectFormat } from './detect.ts';
+export { listSessions, importAll, type SessionImport } from './sessions.ts';
 
 export const importers = {
   'claude-code': importClaudeCode,
@@ -35,6 +38,9 @@ export const importers = {
   'swe-agent': importSweAgent,
   openhands: importOpenHands,
   inspect: importInspect,
+  codex: importCodex,
+  responses: importResponses,
+  gemini: importGemini,
 } satisfies Record<ImportFormat, FormatImporter>;
 
 /**
@@ -55,13 +61,65 @@ export function importTranscript(path: string, options: ImportOptions = {}): Imp
   try {
     transcript = importers[format](path, options, skipped);
   } catch (err) {
-    if (err instanceof ImportError) throw err;
+    if (err instanceof ImportError) throw withFormatHint(err, path, format, options.from);
     // A shape no check anticipated: still name the file, keep the original error as the cause.
     throw new ImportError(path, undefined, `cannot import as ${format}: ${(err as Error).message}`, {
       cause: err,
     });
   }
-  return { transcript, stats: importStats(format, transcript, skipped) };
+  const stats = importStats(format, transcript, skipped);
+  if (stats.messages === 0) throw noMessages(path, format, options.from, skipped);
+  return { transcript, stats };
+}
+
+/** With an explicit --from that failed, say which format the file does look like (when it looks like one). */
+function withFormatHint(
+  err: ImportError,
+  path: string,
+  format: ImportFormat,
+  from: ImportOptions['from'],
+): ImportError {
+  const looksLike = from === undefined || from === 'auto' ? undefined : lookalike(path);
+  if (looksLike === undefined || looksLike === format) return err;
+  const prefix = `${err.file}${err.line !== undefined ? `:${err.line}` : ''}: `;
+  const detail = err.message.startsWith(prefix) ? err.message.slice(prefix.length) : err.message;
+  return new ImportError(
+    err.file,
+    err.line,
+    `${detail}; it looks like ${looksLike}: try --from ${looksLike}`,
+    {
+      cause: err,
+    },
+  );
+}
+
+function lookalike(path: string): ImportFormat | undefined {
+  try {
+    return detectFormat(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A file that yields no message is never a transcript (it would score every arm the same): with
+ * --from, say which format it looks like; otherwise what was in it.
+ */
+function noMessages(
+  path: string,
+  format: ImportFormat,
+  from: ImportOptions['from'],
+  skipped: Skipped,
+): ImportError {
+  const looksLike = from !== undefined && from !== 'auto' ? lookalike(path) : undefined;
+  const kinds = Object.keys(skipped);
+  const hint =
+    looksLike !== undefined && looksLike !== format
+      ? `; it looks like ${looksLike}: try --from ${looksLike}`
+      : kinds.length > 0
+        ? `; all it held was skipped (${kinds.join(', ')})`
+        : '';
+  return new ImportError(path, undefined, `no messages when read as ${format}${hint}`);
 }
 
 export function importStats(format: ImportFormat, root: Transcript, skipped: Skipped): ImportStats {
@@ -72,10 +130,13 @@ export function importStats(format: ImportFormat, root: Transcript, skipped: Ski
     toolCalls: 0,
     pairedResults: 0,
     orphans: 0,
+    errors: 0,
     children: all.length - 1,
+    agents: new Set(all.flatMap((t) => Object.keys(t.agents))).size,
     skipped,
   };
   for (const t of all) {
+    for (const m of t.messages) stats.errors += (m.toolResults ?? []).filter((r) => r.isError).length;
     const c = transcriptCounts(t.messages);
     stats.messages += c.messages;
     stats.toolCalls += c.toolCalls;
@@ -83,97 +144,4 @@ export function importStats(format: ImportFormat, root: Transcript, skipped: Ski
     stats.orphans += c.orphanCalls + c.orphanResults;
   }
   return stats;
-}
-
-/** Which importer reads `path`: by shape, not by extension (a .json may hold any of three formats). */
-export function detectFormat(path: string): ImportFormat {
-  let isDir = false;
-  try {
-    isDir = statSync(path).isDirectory();
-  } catch (err) {
-    throw new ImportError(path, undefined, 'no such file or directory', { cause: err });
-  }
-  if (isDir) return 'claude-code';
-  if (path.endsWith('.eval')) return 'inspect';
-  const text = readSource(path);
-  const first = firstValue(path, text);
-  const format = formatOfValue(first.value, first.jsonl);
-  if (!format) {
-    throw new ImportError(
-      path,
-      1,
-      `unrecognised transcript format; pass --from (${importFormats.join(', ')})`,
-    );
-  }
-  return format;
-}
-
-/** The whole document when it is one JSON value, else the first line of JSON Lines. */
-function firstValue(path: string, text: string): { value: unknown; jsonl: boolean } {
-  try {
-    return { value: JSON.parse(text), jsonl: false };
-  } catch (docError) {
-    const lines = text.split('\n');
-    try {
-      return { value: JSON.parse(lines.find((l) => l.trim() !== '') ?? ''), jsonl: true };
-    } catch {
-      // Not JSON Lines either: report the document's own error (a cut-off .json, most likely).
-      const line = syntaxErrorLine(text) ?? lines.length;
-      throw new ImportError(
-        path,
-        line,
-        `invalid JSON (neither a JSON document nor JSON Lines): ${(docError as Error).message.slice(0, 120)}`,
-      );
-    }
-  }
-}
-
-function formatOfValue(v: unknown, jsonl: boolean): ImportFormat | undefined {
-  if (isRecord(v)) {
-    if ('instance_id' in v && 'history' in v) return 'openhands';
-    if (
-      typeof v.type === 'string' &&
-      ('sessionId' in v || 'uuid' in v || 'leafUuid' in v || 'parentUuid' in v || 'messageId' in v)
-    )
-      return 'claude-code';
-    if (jsonl) return undefined;
-    if (Array.isArray(v.history) && ('trajectory' in v || 'info' in v)) return 'swe-agent';
-    if (isRecord(v.eval) && ('samples' in v || 'version' in v)) return 'inspect';
-    if (Array.isArray(v.traj)) return 'openai';
-    if (Array.isArray(v.messages))
-      return chatFlavour(v.messages, 'system' in v && !v.messages.some(isRecordWithRole('system')));
-    return undefined;
-  }
-  if (Array.isArray(v) && !jsonl) return chatFlavour(v, false);
-  return undefined;
-}
-
-const isRecordWithRole = (role: string) => (m: unknown) => isRecord(m) && m.role === role;
-
-/** OpenAI and Anthropic messages look alike until a tool call, a system role or a block type tells them apart. */
-function chatFlavour(messages: unknown[], topLevelSystem: boolean): ImportFormat | undefined {
-  if (messages.length > 0 && !messages.every((m) => isRecord(m) && typeof m.role === 'string'))
-    return undefined;
-  const anthropicBlocks = new Set([
-    'tool_use',
-    'tool_result',
-    'thinking',
-    'redacted_thinking',
-    'image',
-    'document',
-  ]);
-  for (const m of messages as Record<string, unknown>[]) {
-    if (
-      ['tool', 'system', 'developer', 'function'].includes(String(m.role)) ||
-      'tool_calls' in m ||
-      'tool_call_id' in m
-    )
-      return 'openai';
-    if (
-      Array.isArray(m.content) &&
-      m.content.some((b: unknown) => isRecord(b) && anthropicBlocks.has(String(b.type)))
-    )
-      return 'anthropic';
-  }
-  return topLevelSystem ? 'anthropic' : 'openai';
 }

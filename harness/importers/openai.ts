@@ -1,6 +1,6 @@
 import type { ToolCall, Transcript } from '../types.ts';
 import { countSkip, makeTranscript, TranscriptBuilder, type Skipped } from './builder.ts';
-import type { FormatImporter } from './importer.ts';
+import type { FormatImporter, ImportOptions, SessionRef } from './importer.ts';
 import type { JsonPath } from './json-locate.ts';
 import { isRecord, parseArguments, parseJsonDoc, readSource, stringify, type JsonDoc } from './source.ts';
 
@@ -9,18 +9,52 @@ import { isRecord, parseArguments, parseJsonDoc, readSource, stringify, type Jso
  * `{task_id, reward, info, traj: [...]}`. Calls pair by `tool_calls[].id` ↔ `tool_call_id`; the
  * legacy `function_call` / role `function` pair by name, in order (they carry no id).
  */
-export const importOpenAI: FormatImporter = (file, _options, skipped) => {
+export const importOpenAI: FormatImporter = (file, options, skipped) => {
   const doc = parseJsonDoc(file, readSource(file));
-  const { messages, base, extra } = locateMessages(doc);
+  const { messages, base, extra } = locateMessages(doc, options);
   return new OpenAIConversion(doc, skipped).run(messages, base, extra);
 };
 
-function locateMessages(doc: JsonDoc): {
+/** τ-bench writes a whole run as an array of `{task_id, trial, reward, traj}`: one session each. */
+const isTrajArray = (v: unknown): v is Record<string, unknown>[] =>
+  Array.isArray(v) && v.length > 0 && v.every((e) => isRecord(e) && Array.isArray(e.traj));
+
+const trajName = (e: Record<string, unknown>, i: number): string =>
+  e.task_id !== undefined
+    ? `task-${String(e.task_id)}${e.trial !== undefined ? `-trial-${String(e.trial)}` : ''}`
+    : `element-${i}`;
+
+export function openaiSessions(file: string): SessionRef[] {
+  const v = parseJsonDoc(file, readSource(file)).value;
+  if (!isTrajArray(v)) return [{ name: undefined, options: {} }];
+  return v.map((e, i) => ({ name: trajName(e, i), options: { instance: i } }));
+}
+
+function locateMessages(
+  doc: JsonDoc,
+  options: ImportOptions,
+): {
   messages: unknown[];
   base: JsonPath;
   extra: Record<string, unknown>;
 } {
   const v = doc.value;
+  if (isTrajArray(v)) {
+    const names = v.map(trajName);
+    const wanted = String(options.instance ?? 0);
+    const i = names.indexOf(wanted) >= 0 ? names.indexOf(wanted) : /^\d+$/.test(wanted) ? Number(wanted) : -1;
+    const e = v[i];
+    if (!e)
+      return doc.fail(
+        [],
+        `no element "${wanted}"; this array has ${v.length} (${names.slice(0, 5).join(', ')}, …)`,
+      );
+    return {
+      messages: e.traj as unknown[],
+      base: [i, 'traj'],
+      extra: { taskId: e.task_id, reward: e.reward, trial: e.trial },
+    };
+  }
   if (Array.isArray(v)) return { messages: v, base: [], extra: {} };
   if (isRecord(v) && Array.isArray(v.traj)) {
     return {

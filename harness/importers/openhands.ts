@@ -1,52 +1,108 @@
+import { basename } from 'node:path';
 import { ImportError } from '../errors.ts';
 import type { ToolCall, Transcript } from '../types.ts';
 import { countSkip, makeTranscript, ResponseGrouper, TranscriptBuilder, type Skipped } from './builder.ts';
-import type { FormatImporter, ImportOptions } from './importer.ts';
+import type { FormatImporter, ImportOptions, SessionRef } from './importer.ts';
+import { convertLegacyHistory, isLegacyHistory } from './openhands-legacy.ts';
 import { isRecord, parseArguments, parseJsonl, readSource, stringify, type JsonlLine } from './source.ts';
 
 /**
- * OpenHands eval output: JSONL, one EvalOutput `{instance_id, instruction, metadata, history, …}` per
- * line. `history` is an event stream: actions (`args`) and observations (`content`, `cause`).
- * Pairing is `observation.cause == action.id`; parallel calls are actions sharing
- * `tool_call_metadata.model_response.id`.
+ * OpenHands: eval output JSONL (one EvalOutput `{instance_id, instruction, metadata, history, …}` a
+ * line), the resolver's `output.jsonl` (ResolverOutput `{issue, instruction, history, …}`), or a
+ * trajectory — a JSON list of events (what the UI downloads; `{trajectory: [...]}` from the API).
+ * `history` is an event stream: actions (`args`) and observations (`content`, `cause`). Pairing is
+ * `observation.cause == action.id`; parallel calls are actions sharing
+ * `tool_call_metadata.model_response.id`. Older histories without event ids pair by position
+ * (openhands-legacy.ts).
  */
 export const importOpenHands: FormatImporter = (file, options, skipped) => {
-  const lines = parseJsonl(file, readSource(file), skipped);
-  const { line, index } = pickInstance(file, lines, options);
-  const out = line.value as Record<string, unknown>;
-  if (!Array.isArray(out.history)) throw new ImportError(file, line.line, 'EvalOutput has no history list');
-  const ids = lines.map((l) => (isRecord(l.value) ? stringify(l.value.instance_id) : '?'));
-  return new EventConversion(file, line.line, skipped).run(out, index, ids);
+  const records = readRecords(file, skipped);
+  const { record, index } = pickInstance(file, records, options);
+  const out = record.value;
+  const history = out.history as unknown[];
+  const ids = records.map((r) => instanceName(r.value, r.index));
+  const metadata = isRecord(out.metadata) ? out.metadata : {};
+  const llm = isRecord(metadata.llm_config) ? metadata.llm_config.model : undefined;
+  const model = typeof llm === 'string' ? llm : undefined;
+  if (isLegacyHistory(history)) {
+    return convertLegacyHistory(
+      history,
+      { file, id: ids[index]!, model, meta: { instance: index, instances: ids, success: out.success } },
+      skipped,
+    );
+  }
+  return new EventConversion(file, record.line, skipped).run(out, index, ids, model);
 };
 
-function pickInstance(
-  file: string,
-  lines: JsonlLine[],
-  options: ImportOptions,
-): { line: JsonlLine; index: number } {
-  for (const l of lines) {
-    if (!isRecord(l.value) || !('history' in l.value) || !('instance_id' in l.value)) {
+export function openhandsSessions(file: string): SessionRef[] {
+  const records = readRecords(file, {});
+  // A lone trajectory has no instance id: it is named after its file.
+  if (records.length === 1 && !isNamed(records[0]!.value)) return [{ name: undefined, options: {} }];
+  return records.map((r, i) => ({ name: instanceName(r.value, i), options: { instance: i } }));
+}
+
+const isNamed = (v: Record<string, unknown>): boolean => v.instance_id !== undefined || isRecord(v.issue);
+
+interface OhRecord {
+  value: Record<string, unknown>;
+  /** 1-based JSONL line, or 1 for a JSON document. */
+  line: number;
+  index: number;
+}
+
+/** EvalOutput / ResolverOutput lines, or one trajectory wrapped as a record with a history. */
+function readRecords(file: string, skipped: Skipped): OhRecord[] {
+  const text = readSource(file);
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    doc = undefined;
+  }
+  if (Array.isArray(doc)) return [{ value: { history: doc }, line: 1, index: 0 }];
+  if (isRecord(doc) && Array.isArray(doc.trajectory))
+    return [{ value: { history: doc.trajectory }, line: 1, index: 0 }];
+  const lines: JsonlLine[] = doc !== undefined ? [{ line: 1, value: doc }] : parseJsonl(file, text, skipped);
+  if (lines.length === 0) throw new ImportError(file, undefined, 'empty file');
+  return lines.map((l, index) => {
+    if (!isRecord(l.value) || !Array.isArray(l.value.history)) {
       throw new ImportError(
         file,
         l.line,
-        'not an OpenHands EvalOutput line (expected instance_id and history)',
+        'not an OpenHands EvalOutput line (nor a ResolverOutput line, nor a trajectory: expected a history list or a list of events)',
       );
     }
-  }
-  if (lines.length === 0) throw new ImportError(file, undefined, 'empty file');
+    return { value: l.value, line: l.line, index };
+  });
+}
+
+/** instance_id (EvalOutput), owner__repo-number (ResolverOutput), or the record's index. */
+function instanceName(v: Record<string, unknown>, index: number): string {
+  if (v.instance_id !== undefined) return stringify(v.instance_id);
+  const issue = isRecord(v.issue) ? v.issue : undefined;
+  if (issue && issue.repo !== undefined)
+    return `${stringify(issue.owner)}__${stringify(issue.repo)}-${stringify(issue.number)}`;
+  return `record-${index}`;
+}
+
+function pickInstance(
+  file: string,
+  records: OhRecord[],
+  options: ImportOptions,
+): { record: OhRecord; index: number } {
   const wanted = options.instance ?? 0;
-  const ids = lines.map((l) => stringify((l.value as Record<string, unknown>).instance_id));
+  const ids = records.map((r) => instanceName(r.value, r.index));
   let index = ids.indexOf(String(wanted));
   if (index < 0 && /^\d+$/.test(String(wanted))) index = Number(wanted);
-  const line = lines[index];
-  if (index < 0 || !line) {
+  const record = records[index];
+  if (index < 0 || !record) {
     throw new ImportError(
       file,
       undefined,
-      `no instance "${wanted}"; this file has ${lines.length}: ${ids.map((id, i) => `${i}=${id}`).join(', ')}`,
+      `no instance "${wanted}"; this file has ${records.length}: ${ids.map((id, i) => `${i}=${id}`).join(', ')}`,
     );
   }
-  return { line, index };
+  return { record, index };
 }
 
 class EventConversion {
@@ -67,16 +123,20 @@ class EventConversion {
     private readonly skipped: Skipped,
   ) {}
 
-  run(out: Record<string, unknown>, index: number, instances: string[]): Transcript {
+  run(
+    out: Record<string, unknown>,
+    index: number,
+    instances: string[],
+    model: string | undefined,
+  ): Transcript {
     (out.history as unknown[]).forEach((e, i) => this.event(e, i));
     this.group.flush();
     const metadata = isRecord(out.metadata) ? out.metadata : {};
-    const llm = isRecord(metadata.llm_config) ? metadata.llm_config.model : undefined;
     return makeTranscript(this.b.messages, {
       format: 'openhands',
       file: this.file,
-      id: stringify(out.instance_id),
-      agents: { main: { role: 'primary', ...(typeof llm === 'string' ? { model: llm } : {}) } },
+      id: isNamed(out) ? instances[index] : basename(this.file).replace(/\.[^.]+$/, ''),
+      agents: { main: { role: 'primary', ...(model ? { model } : {}) } },
       meta: {
         system: this.system,
         agentClass: metadata.agent_class,

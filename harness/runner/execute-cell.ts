@@ -182,6 +182,8 @@ function baseRow(cell: PlannedCell, env: CellEnv): ResultRow {
     cell_id: cell.id,
     suite: cell.suite,
     case_id: cell.caseId,
+    labels_proposed: cell.case.assertions.filter((a) => a.status === 'proposed').length,
+    labels_confirmed: cell.case.assertions.filter((a) => a.status !== 'proposed').length,
     arm: cell.arm,
     strategy: cell.armSpec.strategy,
     params: cell.params,

@@ -162,7 +162,7 @@ function suiteSection(suite: SuiteSummary, rows: readonly ResultRow[]): SafeHtml
       ? Object.entries(j.agreement).map(([c, a]) => html`<li>${c}: ${f.agreementText(a)}</li>`)
       : html`<li class="gap">agreement not reported — ${j.gap}</li>`
   }${j.survival ? html`<li>survival: ${f.survivalAgreementText(j.survival)}</li>` : ''}</ul>`;
-  return html`<section class="suite" id="suite-${anchor(suite.suite)}"><h2>${suite.suite} <small>${f.plural(suite.cases, 'case')} × ${f.plural(suite.reps, 'rep')} · baseline ${suite.baselineArm}${suite.baselinePresent ? '' : ' (not in this run)'}</small></h2>
+  return html`<section class="suite" id="suite-${anchor(suite.suite)}"><h2>${suite.suite} <small>${f.plural(suite.cases, 'case')} × ${f.plural(suite.reps, 'rep')} · baseline ${suite.baselineArm}${suite.baselinePresent ? '' : ' (not in this run)'} · ${f.labels(suite)}</small></h2>
 ${headline}<div class="charts">${charts}</div>
 <h3>Scores</h3>${scores}<h3>Tokens, latency, cost</h3>${usage}${kinds.length ? html`<h3>Assumption survival by kind</h3>${survival}` : ''}${checkNames.length ? html`<h3>Deterministic checks (failed / ok cells)</h3>${checks}` : ''}<h3>Judge reliability</h3>${judge}
 ${drilldown(suite, rows)}</section>`;

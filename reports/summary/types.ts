@@ -45,6 +45,8 @@ export interface SuiteSummary {
   /** False when the baseline arm has no rows in this run (e.g. filtered out with --arm). */
   baselinePresent: boolean;
   cases: number;
+  /** Assertions over the suite's cases: confirmed by a person, or only proposed by a labeller (docs/importers.md). */
+  labels: { proposed: number; confirmed: number };
   reps: number;
   criteria: string[];
   /** The criterion the pass-rate "score" uses: correctness when the suite has it, else its first. */

@@ -39,23 +39,28 @@ function openAiSession(): string {
 }
 
 describe('case from-session', () => {
-  it('scaffolds an escalation case that validates, with nothing labelled and hedges suggested', async () => {
+  it('scaffolds an escalation case that validates, with hedges and assumptions proposed (not confirmed)', async () => {
     const file = openAiSession();
     const raw = scaffoldCase({ file, task: 'Continue the work', direction: 'escalation' });
-    expect(raw.assertions).toEqual([]);
     expect(raw.reference).toEqual({ facts: [], caveats: [] });
-    const prov = raw.provenance as {
-      labelled: boolean;
-      suggestions: { suggestedKind: string; statement: string }[];
-    };
-    expect(prov.labelled).toBe(false);
-    expect(prov.suggestions).toEqual([
-      {
-        suggestedKind: 'hedged',
-        statement: 'I could not determine whether the sandbox adapter pins it too.',
-      },
-      { suggestedKind: 'assumption', statement: 'Assuming the table is authoritative.' },
+    const assertions = raw.assertions as {
+      kind: string;
+      statement: string;
+      status: string;
+      location: string;
+    }[];
+    expect(assertions.map((a) => [a.kind, a.statement, a.status, a.location])).toEqual([
+      [
+        'hedged',
+        'I could not determine whether the sandbox adapter pins it too.',
+        'proposed',
+        'final_message',
+      ],
+      ['assumption', 'Assuming the table is authoritative.', 'proposed', 'final_message'],
     ]);
+    const prov = raw.provenance as { labelled: boolean; labels: { proposed: number } };
+    expect(prov.labelled).toBe(false);
+    expect(prov.labels.proposed).toBe(2);
     const c = await toCase(raw, file, tmpdir(), suite);
     expect(c.source.messages).toHaveLength(4);
     expect(c.source.messages[1]!.toolCalls![0]!.name).toBe('query');

@@ -161,7 +161,7 @@ describe('a file of another format', () => {
 
   it('auto detection that recognises nothing says so', () => {
     expect(importError(write('x.json', JSON.stringify({ hello: 'world' }))).message).toMatch(
-      /unrecognised transcript format; pass --from/,
+      /unrecognised transcript format; the formats read are claude-code, .*codex, responses, gemini \(pass --from/,
     );
     expect(importError(write('x.txt', 'just some notes\nmore')).message).toMatch(
       /:1: invalid JSON \(neither a JSON document nor JSON Lines\)/,
@@ -179,14 +179,17 @@ describe('missing and unsupported inputs', () => {
       'swe-agent',
       'openhands',
       'inspect',
+      'codex',
+      'responses',
+      'gemini',
     ] as const) {
       const file = join(tempFiles({}), 'nope.json');
       expect(importError(file, { from }).message).toMatch(/no such file/);
     }
   });
 
-  it('an inspect .eval zip asks for conversion; a sample out of range lists the count', () => {
-    expect(importError(write('log.eval', 'PK…')).message).toMatch(/inspect log convert --to json/);
+  it('a .eval that is not a zip is refused; a sample out of range lists the count', () => {
+    expect(importError(write('log.eval', 'PK…')).message).toMatch(/not a readable inspect \.eval zip/);
     const log = write(
       'log.json',
       JSON.stringify({ version: 2, eval: { model: 'm' }, samples: [{ id: 1, messages: [] }] }),

@@ -36,6 +36,70 @@ describe('Claude Code compaction and noise', () => {
     expect(transcript.meta?.compactions).toBe(1);
   });
 
+  it('summary lines are session titles (meta), not compactions, and never split a response', () => {
+    // Claude Code writes {"type":"summary","summary":<title>,"leafUuid"} to title a conversation branch;
+    // it can land between the lines of one streamed response. Compaction is the isCompactSummary line.
+    const title = (summary: string) => ({ type: 'summary', summary, leafUuid: 'u2' });
+    const dir = tempFiles({
+      's.jsonl': jsonl(
+        title('Fixing the login bug'),
+        user('please fix the login bug'),
+        assistant('m1', text('Looking at it.')),
+        title('Login bug: session cookie'),
+        assistant('m1', use('c1')),
+        user([result('c1')]),
+        title('Fixing the login bug'),
+        assistant('m2', text('Fixed.')),
+      ),
+    });
+    const { transcript, stats } = importTranscript(join(dir, 's.jsonl'));
+    expect(transcript.messages.some((m) => m.compacted)).toBe(false);
+    expect(transcript.meta?.compactions).toBeUndefined();
+    expect(transcript.messages.map((m) => [m.role, m.text, m.toolCalls?.length ?? 0])).toEqual([
+      ['user', 'please fix the login bug', 0],
+      ['assistant', 'Looking at it.', 1],
+      ['user', undefined, 0],
+      ['assistant', 'Fixed.', 0],
+    ]);
+    expect(transcript.meta?.titles).toEqual(['Fixing the login bug', 'Login bug: session cookie']);
+    expect(stats.skipped).toEqual({ summary: 3 });
+  });
+
+  it('a v1 isCompactSummary line with no boundary is a compaction of its own', () => {
+    const dir = tempFiles({
+      's.jsonl': jsonl(
+        { type: 'summary', summary: 'Old work', leafUuid: 'x' },
+        user('This session is being continued from a previous conversation… Summary: X.', {
+          isCompactSummary: true,
+        }),
+        user('go on'),
+      ),
+    });
+    const { transcript } = importTranscript(join(dir, 's.jsonl'));
+    expect(transcript.messages.map((m) => [m.text?.slice(0, 20), m.compacted ?? false])).toEqual([
+      ['This session is bein', true],
+      ['go on', false],
+    ]);
+    expect(transcript.meta?.compactions).toBe(1);
+  });
+
+  it('a result Claude Code cleared is marked cleared; an empty result is not', () => {
+    const dir = tempFiles({
+      's.jsonl': jsonl(
+        user('go'),
+        assistant('m1', use('c1')),
+        assistant('m1', use('c2')),
+        user([result('c1', '[Old tool result content cleared]')]),
+        user([result('c2', '')]),
+      ),
+    });
+    const { transcript } = importTranscript(join(dir, 's.jsonl'));
+    expect(transcript.messages[2]!.toolResults).toEqual([
+      { callId: 'c1', content: '[Old tool result content cleared]', cleared: true },
+      { callId: 'c2', content: '' },
+    ]);
+  });
+
   it('noise is skipped and counted by kind; wrappers are stripped from real user text', () => {
     const dir = tempFiles({
       's.jsonl': jsonl(

@@ -41,7 +41,9 @@ describe('handoff-eval import', () => {
       'toolCalls',
       'pairedResults',
       'orphans',
+      'errors',
       'children',
+      'agents',
       'skipped',
     ]);
     expect(stats).toEqual({
@@ -50,7 +52,9 @@ describe('handoff-eval import', () => {
       toolCalls: 1,
       pairedResults: 1,
       orphans: 0,
+      errors: 0,
       children: 0,
+      agents: 1,
       skipped: {},
     });
   });

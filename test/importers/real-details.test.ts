@@ -7,18 +7,16 @@ const calls = (t: Transcript) => t.messages.flatMap((m) => m.toolCalls ?? []);
 const results = (t: Transcript) => t.messages.flatMap((m) => m.toolResults ?? []);
 
 describe.skipIf(sharedMissing)(`${sharedLabel}: format details`, () => {
-  it('Claude Code v1: summary line → compaction, slash command kept, 5 inline sidechains linked by prompt', () => {
+  it('Claude Code v1: summary line → title, slash command kept, 5 inline sidechains linked by prompt', () => {
     const { transcript, stats } = importTranscript(shared('claude-code-nextjs-todo.jsonl'));
+    expect(transcript.meta?.titles).toEqual(['Empty Repo Setup: CLAUDE.md Foundation Created']);
+    expect(transcript.meta?.compactions).toBeUndefined();
+    expect(transcript.messages.some((m) => m.compacted)).toBe(false);
     expect(transcript.messages[0]).toMatchObject({
-      role: 'user',
-      compacted: true,
-      text: 'Empty Repo Setup: CLAUDE.md Foundation Created',
-    });
-    expect(transcript.messages[1]).toMatchObject({
       role: 'user',
       text: '/orchestrator create TODO app by Next.js',
     });
-    expect(stats.skipped).toMatchObject({ meta_user_line: 1, command_wrapper: 1 });
+    expect(stats.skipped).toMatchObject({ meta_user_line: 1, command_wrapper: 1, summary: 1 });
     expect(transcript.agents.main?.role).toBe('parent');
     const tasks = calls(transcript).filter((c) => c.name === 'Task');
     expect(Object.keys(transcript.children ?? {}).sort()).toEqual(tasks.map((c) => c.id).sort());

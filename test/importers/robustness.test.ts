@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ImportError } from '../../harness/errors.ts';
@@ -11,6 +11,10 @@ const files: [string, ImportFormat][] = [
   ['taubench-gpt4o-airline-task9.json', 'openai'],
   ['openhands-multiswe-ponyc.jsonl', 'openhands'],
   ['inspect-browser-gpt4omini.json', 'inspect'],
+  ['codex-rollout-desktop-0.128.0a1-019e1695.jsonl', 'codex'],
+  ['gemini-cli-session-2025-12-01-5b959dae.json', 'gemini'],
+  ['nemo-gym-responses-math_with_code-gpt41.jsonl', 'responses'],
+  ['openhands-trajectory-basic_gui_mode.json', 'openhands'],
 ];
 
 describe.skipIf(sharedMissing)(`${sharedLabel}: cut anywhere`, () => {
@@ -30,6 +34,23 @@ describe.skipIf(sharedMissing)(`${sharedLabel}: cut anywhere`, () => {
         // Not the catch-all for unanticipated shapes: every cut is recognised as bad input.
         expect((err as ImportError).message).not.toMatch(/cannot import as/);
         expect((err as ImportError).line).toBeTypeOf('number');
+      }
+    }
+  });
+
+  // A zip has no lines: a cut .eval fails as an ImportError naming the file (no line), never another exception.
+  it('inspect-metr-oxdna-opus41-6epochs.eval cut anywhere (bytes)', () => {
+    const bytes = readFileSync(shared('inspect-metr-oxdna-opus41-6epochs.eval'));
+    for (let k = 1; k <= 12; k++) {
+      const cut = Math.floor((bytes.length * k) / 13);
+      const file = join(tempFiles({}), 'log.eval');
+      writeFileSync(file, bytes.subarray(0, cut));
+      expect(() => importTranscript(file), `cut at ${cut}`).toThrow(ImportError);
+      try {
+        importTranscript(file);
+      } catch (err) {
+        expect((err as ImportError).file).toBe(file);
+        expect((err as ImportError).message).not.toMatch(/cannot import as/);
       }
     }
   });

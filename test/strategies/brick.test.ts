@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { viewOf } from '../../harness/transcript/view.ts';
 import { countTokens, messagesTokens } from '../../harness/tokens.ts';
-import { buildBrick, clearedResult, resultMarker, turnsMarker } from '../../strategies/brick.ts';
+import { buildBrick, clearedResult, emptyResult, resultMarker, turnsMarker } from '../../strategies/brick.ts';
 import { pairingCheck } from '../../judges/checks.ts';
 import { renderMessage } from '../../strategies/render.ts';
 import { buildTranscript, transcriptArb } from './generate.ts';
@@ -86,8 +86,8 @@ describe('the brick (ADR 0029; ADR 0093 C)', () => {
     expect(legacy.text).toBe('');
   });
 
-  it('says so when a result was cleared at capture time', () => {
-    const t = buildTranscript([
+  const oneCall = () =>
+    buildTranscript([
       {
         steps: [
           {
@@ -101,8 +101,24 @@ describe('the brick (ADR 0029; ADR 0093 C)', () => {
         compactBefore: false,
       },
     ]);
+
+  it('says so when the source cleared a result at capture time', () => {
+    const t = oneCall();
+    Object.assign(t.messages[2]!.toolResults![0]!, {
+      content: '[Old tool result content cleared]',
+      cleared: true,
+    });
+    const text = buildBrick(t, { resultCap: 500, budgetChars: 3000, markers: true }).text;
+    expect(text).toContain(clearedResult);
+    expect(text).not.toContain(emptyResult);
+  });
+
+  it('an empty result says it is empty, not cleared (issue 13)', () => {
+    const t = oneCall();
     t.messages[2]!.toolResults![0]!.content = '';
-    expect(buildBrick(t, { resultCap: 500, budgetChars: 3000, markers: true }).text).toContain(clearedResult);
+    const text = buildBrick(t, { resultCap: 500, budgetChars: 3000, markers: true }).text;
+    expect(text).toContain(`→ ${emptyResult}`);
+    expect(text).not.toContain(clearedResult);
   });
 });
 

@@ -1,17 +1,23 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
+import { InputError } from '../../errors.ts';
 import {
+  importAll,
   importFormats,
   importTranscript,
   type ImportFormat,
   type ImportOptions,
+  type SessionImport,
 } from '../../importers/index.ts';
+import { exitState } from '../exit.ts';
 
 export interface ImportArgs {
   file: string;
   from: ImportFormat | 'auto';
   out?: string;
   stats: boolean;
+  all: boolean;
   instance?: string;
   sample?: number;
 }
@@ -19,18 +25,18 @@ export interface ImportArgs {
 /**
  * `handoff-eval import <file|dir>`: a real transcript → normalised Transcript JSON.
  * stdout carries exactly one JSON value — the transcript, or with --stats the stats — so it pipes
- * into jq; a note about a written --out file goes to stderr.
+ * into jq; a note about a written --out file goes to stderr. With --all, every session of a file or
+ * folder: one file each in the --out folder, and with --stats one JSON line per session.
  */
 export const importCommand: CommandModule<object, ImportArgs> = {
   command: 'import <file>',
-  describe:
-    'Convert a real agent transcript (Claude Code, OpenAI, Anthropic, SWE-agent, OpenHands, inspect_ai) to the normalised form',
+  describe: `Convert a real agent transcript (${importFormats.join(', ')}) to the normalised form`,
   builder: (yargs: Argv<object>) =>
     yargs
       .positional('file', {
         type: 'string',
         demandOption: true,
-        describe: 'Transcript file, or a Claude Code session directory',
+        describe: 'Transcript file, a Claude Code session directory, or (with --all) any folder of them',
       })
       .option('from', {
         choices: ['auto', ...importFormats] as const,
@@ -39,33 +45,91 @@ export const importCommand: CommandModule<object, ImportArgs> = {
       })
       .option('out', {
         type: 'string',
-        describe: 'Write the normalised transcript JSON here instead of stdout',
+        describe: 'Write the normalised transcript JSON here instead of stdout (with --all: a folder)',
       })
       .option('stats', {
         type: 'boolean',
         default: false,
-        describe: 'Print the import stats (one JSON object) instead of the transcript',
+        describe: 'Print the import stats (one JSON object; with --all one line per session)',
+      })
+      .option('all', {
+        type: 'boolean',
+        default: false,
+        describe:
+          'Every session: each instance/sample/element of the file, each session file of a folder (named by instance id)',
       })
       .option('instance', {
         type: 'string',
-        describe: 'OpenHands: instance_id or 0-based index of the EvalOutput line (default: first)',
+        describe:
+          'Which session of a multi-session file: OpenHands instance_id, record or element index (default: first)',
       })
       .option('sample', {
         type: 'number',
         describe: 'inspect_ai: 0-based sample index (default 0)',
       }) as unknown as Argv<ImportArgs>,
-  handler: (args) => {
-    const options: ImportOptions = { from: args.from };
-    if (args.instance !== undefined) options.instance = args.instance;
-    if (args.sample !== undefined) options.sample = args.sample;
-    const { transcript, stats } = importTranscript(args.file, options);
-    if (args.out !== undefined) {
-      writeFileSync(args.out, `${JSON.stringify(transcript, null, 2)}\n`);
-      process.stderr.write(
-        `wrote ${args.out}: ${stats.messages} messages, ${stats.toolCalls} tool calls, ${stats.children} children\n`,
-      );
-    }
-    if (args.stats) process.stdout.write(`${JSON.stringify(stats)}\n`);
-    else if (args.out === undefined) process.stdout.write(`${JSON.stringify(transcript, null, 2)}\n`);
-  },
+  handler: (args) => (args.all ? importEvery(args) : importOne(args)),
 };
+
+function importOne(args: ImportArgs): void {
+  const options: ImportOptions = { from: args.from };
+  if (args.instance !== undefined) options.instance = args.instance;
+  if (args.sample !== undefined) options.sample = args.sample;
+  const { transcript, stats } = importTranscript(args.file, options);
+  if (args.out !== undefined) {
+    writeFileSync(args.out, `${JSON.stringify(transcript, null, 2)}\n`);
+    process.stderr.write(
+      `wrote ${args.out}: ${stats.messages} messages, ${stats.toolCalls} tool calls, ${stats.children} children\n`,
+    );
+  }
+  if (args.stats) process.stdout.write(`${JSON.stringify(stats)}\n`);
+  else if (args.out === undefined) process.stdout.write(`${JSON.stringify(transcript, null, 2)}\n`);
+}
+
+/**
+ * Every session, each written as soon as it is imported; a session that fails is one stderr line and
+ * exit 2 at the end — the others are still written.
+ */
+function importEvery(args: ImportArgs): void {
+  if (args.instance !== undefined || args.sample !== undefined)
+    throw new InputError('usage', '--all imports every session; drop --instance/--sample');
+  if (args.out === undefined && !args.stats)
+    throw new InputError('usage', '--all needs --out <folder> (one file per session) or --stats');
+  if (args.out !== undefined) mkdirSync(args.out, { recursive: true });
+  const sessions = importAll(args.file, args.from);
+  const names = new Set<string>();
+  let failed = 0;
+  for (const s of sessions) {
+    if (s.error) {
+      failed++;
+      process.stderr.write(`handoff-eval: ${s.error.message}\n`);
+      if (args.stats)
+        process.stdout.write(
+          `${JSON.stringify({ session: s.name, file: s.file, error: s.error.message })}\n`,
+        );
+      continue;
+    }
+    const name = uniqueFileName(s.name, names);
+    if (args.out !== undefined)
+      writeFileSync(join(args.out, name), `${JSON.stringify(s.result!.transcript, null, 2)}\n`);
+    if (args.stats) process.stdout.write(`${JSON.stringify(statsLine(s, name))}\n`);
+  }
+  const ok = sessions.length - failed;
+  if (args.out !== undefined)
+    process.stderr.write(
+      `wrote ${ok} session${ok === 1 ? '' : 's'} to ${args.out}${failed ? `; ${failed} failed` : ''}\n`,
+    );
+  if (failed > 0) exitState.code = 2;
+}
+
+function statsLine(s: SessionImport, name: string): Record<string, unknown> {
+  return { session: s.name, file: s.file, out: name, ...s.result!.stats };
+}
+
+/** A file name from a session name: path-safe, unique in the folder. */
+function uniqueFileName(name: string, taken: Set<string>): string {
+  const base = name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120) || 'session';
+  let out = `${base}.json`;
+  for (let n = 2; taken.has(out); n++) out = `${base}-${n}.json`;
+  taken.add(out);
+  return out;
+}

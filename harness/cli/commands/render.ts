@@ -1,7 +1,5 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
-import type { Case, Direction, Handoff, Transcript } from '../../types.ts';
+import type { Case, Direction, Handoff } from '../../types.ts';
 import { InputError, SubagentContractError } from '../../errors.ts';
 import { exitState } from '../exit.ts';
 import { countTokens, requestTokens } from '../../tokens.ts';
@@ -13,7 +11,7 @@ import { allTrailItems } from '../../transcript/view.ts';
 import { getStrategy } from '../../../strategies/index.ts';
 import { resolveParams } from '../../../strategies/define.ts';
 import { renderMessage } from '../../../strategies/render.ts';
-import { toCase } from '../../../cases/load.ts';
+import { loadInput } from './render-input.ts';
 
 export interface RenderArgs {
   file: string;
@@ -25,6 +23,7 @@ export interface RenderArgs {
   task?: string;
   direction?: Direction;
   spawnCall?: string;
+  child?: string;
   budgetTokens?: number;
   sourceModel: string;
   seed?: number;
@@ -77,6 +76,11 @@ export const renderCommand: CommandModule<object, RenderArgs> = {
         type: 'string',
         describe:
           'spawn: the id of the triggering spawn call (default: the first child session, else the first Agent/Task/spawn call)',
+      })
+      .option('child', {
+        type: 'string',
+        describe:
+          'return: which child session returns (0-based index, agent name or spawning call id); the parent up to that call is the receiver history',
       })
       .option('budget-tokens', {
         type: 'number',
@@ -171,72 +175,6 @@ function parseParams(pairs: string[]): Record<string, string> {
     out[p.slice(0, at)] = p.slice(at + 1);
   }
   return out;
-}
-
-/** A case file, a normalised transcript, or anything `import` reads. */
-export async function loadInput(
-  args: Pick<RenderArgs, 'file' | 'strategy' | 'task' | 'direction' | 'spawnCall'>,
-): Promise<Case> {
-  if (!existsSync(args.file)) throw new InputError('not_found', `${args.file}: no such file or directory`);
-  const raw = statSync(args.file).isFile() ? parseJson(readFileSync(args.file, 'utf8')) : undefined;
-  if (isRecord(raw) && 'source' in raw && 'task' in raw) return caseFromFile(raw, args.file);
-  let transcript: Transcript;
-  if (isRecord(raw) && Array.isArray(raw.messages) && isRecord(raw.agents))
-    transcript = raw as unknown as Transcript;
-  else {
-    const { importTranscript } = await import('../../importers/index.ts');
-    transcript = importTranscript(args.file).transcript;
-  }
-  const direction: Direction =
-    args.direction ?? (args.strategy.startsWith('spawn-') ? 'spawn' : 'escalation');
-  return {
-    id:
-      basename(args.file)
-        .replace(/\.[^.]+$/, '')
-        .replace(/[^A-Za-z0-9._-]/g, '_') || 'transcript',
-    suite: 'render',
-    direction,
-    task: args.task ?? "(the receiving agent's task follows here)",
-    source: transcript,
-    ...(direction === 'spawn'
-      ? { spawnCallId: args.spawnCall ?? defaultSpawnCall(transcript, args.file) }
-      : {}),
-    assertions: [],
-    reference: { facts: [], caveats: [] },
-    criteria: [],
-  };
-}
-
-async function caseFromFile(raw: Record<string, unknown>, file: string): Promise<Case> {
-  const suiteFile = join(dirname(file), '..', 'suite.json');
-  const suite = existsSync(suiteFile)
-    ? (parseJson(readFileSync(suiteFile, 'utf8')) as Record<string, unknown>)
-    : {};
-  return toCase(raw, file, dirname(file), {
-    id: String(suite.id ?? raw.suite ?? 'render'),
-    criteria: (suite.criteria as string[]) ?? [],
-    direction: (suite.direction as Direction) ?? 'return',
-  });
-}
-
-function defaultSpawnCall(t: Transcript, file: string): string {
-  const child = Object.keys(t.children ?? {})[0];
-  if (child) return child;
-  const spawn = allTrailItems(t).find((x) => /^(agent|task|spawn)/i.test(x.call.name));
-  if (!spawn) throw new InputError('usage', `${file}: no spawn call found; pass --spawn-call <tool call id>`);
-  return spawn.call.id;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 interface RenderOutput {

@@ -4,6 +4,7 @@ import { dirname, join, basename } from 'node:path';
 import { HarnessError, InputError } from '../../errors.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { findCaseFiles, loadSuite, toCase } from '../../../cases/load.ts';
+import type { Case, Suite } from '../../types.ts';
 import { getStrategy } from '../../../strategies/index.ts';
 import { resolveParams } from '../../../strategies/define.ts';
 
@@ -29,8 +30,9 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
     const attempt = async (what: string, f: () => Promise<unknown>) => {
       checked++;
       try {
-        await f();
+        const value = await f();
         process.stdout.write(`ok  ${what}\n`);
+        for (const w of proposedWarnings(value)) process.stdout.write(`warn ${w}\n`);
       } catch (err) {
         if (!(err instanceof HarnessError)) throw err;
         problems.push(err.message);
@@ -49,6 +51,28 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
       throw new InputError('invalid', `${problems.length} of ${checked} checked item(s) invalid`);
   },
 };
+
+/**
+ * Labels a labeller proposed and no person confirmed yet (`status: "proposed"`): the case is valid,
+ * but what it measures rests on unchecked labels. Warned, never an error.
+ */
+function proposedWarnings(value: unknown): string[] {
+  const cases: Case[] = isCase(value) ? [value] : isSuite(value) ? value.cases : [];
+  const out: string[] = [];
+  for (const c of cases) {
+    const n = c.assertions.filter((a) => a.status === 'proposed').length;
+    if (n > 0)
+      out.push(
+        `${c.file ?? c.id} (case ${c.id}): ${n} of ${c.assertions.length} assertions are proposed, not confirmed — check them (docs/importers.md, "Proposed labels")`,
+      );
+  }
+  return out;
+}
+
+const isCase = (v: unknown): v is Case =>
+  typeof v === 'object' && v !== null && 'assertions' in v && 'source' in v;
+const isSuite = (v: unknown): v is Suite =>
+  typeof v === 'object' && v !== null && 'cases' in v && 'arms' in v;
 
 interface Target {
   label: string;

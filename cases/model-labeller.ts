@@ -1,0 +1,136 @@
+import { Ajv } from 'ajv';
+import { loadConfig } from '../harness/config/load-config.ts';
+import { openCache } from '../harness/cache/index.ts';
+import { HarnessError, InputError } from '../harness/errors.ts';
+import { createProviders } from '../harness/providers/index.ts';
+import { createCallPath } from '../harness/runner/calls.ts';
+import { indexText, matchClaim } from '../harness/text/cues.ts';
+import type { Assertion, ToolSpec, Transcript } from '../harness/types.ts';
+import { assertionKinds } from '../harness/types.ts';
+import { contentCues } from './propose-labels.ts';
+
+/**
+ * `--labeller <provider>:<model>`: a model proposes assertions for a session, asked through the
+ * harness call path — the provider's SDK retries, the response cache, a forced `propose_assertions`
+ * tool call checked against its schema. Its proposals count only when their statement is verbatim
+ * in what the agent wrote (a model may paraphrase or invent); they are merged after the
+ * deterministic ones by the caller.
+ */
+export const proposeTool: ToolSpec = {
+  name: 'propose_assertions',
+  description:
+    "Record the statements the agent made that a receiving agent must carry over faithfully: confident claims, hedges (the agent could not verify or determine), assumptions, and open questions. Quote each statement verbatim from the agent's own messages.",
+  inputSchema: {
+    type: 'object',
+    required: ['assertions'],
+    properties: {
+      assertions: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['kind', 'statement', 'claim', 'cues'],
+          properties: {
+            kind: { enum: [...assertionKinds] },
+            statement: { type: 'string', description: "verbatim sentence from the agent's messages" },
+            claim: { type: 'string', description: 'the bare proposition, qualifier removed' },
+            cues: { type: 'array', items: { type: 'string' }, description: '2-3 words of the statement' },
+            qualifierCues: { type: 'array', items: { type: 'string' } },
+            location: { enum: ['final_message', 'mid_transcript', 'tool_result_only'] },
+          },
+        },
+      },
+    },
+  },
+};
+
+const validate = new Ajv({ strict: false }).compile(proposeTool.inputSchema);
+
+export interface LabellerOptions {
+  /** `anthropic:<model>` or `openai:<model>`. */
+  spec: string;
+  config?: string;
+  caseId: string;
+}
+
+export async function modelProposals(sources: Transcript[], o: LabellerOptions): Promise<Assertion[]> {
+  const at = o.spec.indexOf(':');
+  const provider = at > 0 ? o.spec.slice(0, at) : o.spec;
+  const model = at > 0 ? o.spec.slice(at + 1) : '';
+  if (provider !== 'anthropic' && provider !== 'openai')
+    throw new InputError(
+      'usage',
+      `--labeller: "${o.spec}": expected anthropic:<model> or openai:<model> (sim is not a model and cannot label)`,
+    );
+  if (model === '') throw new InputError('usage', `--labeller: "${o.spec}": name the model after the colon`);
+  const loaded = await loadConfig(o.config, { provider });
+  const config = { ...loaded, models: { ...loaded.models, labeller: { [provider]: model } } };
+  const providers = await createProviders(config);
+  const cache = config.cache.enabled ? openCache(config.cache.dir) : null;
+  try {
+    const call = createCallPath({ config, providers, cache, runId: 'label', onCall: () => {} }).forCell({
+      cellId: `label/${o.caseId}`,
+      caseId: o.caseId,
+      rep: 0,
+      aliases: { source: 'labeller', receiver: 'labeller' },
+      made: [],
+    });
+    const response = await call('source', {
+      purpose: 'classify',
+      system:
+        'You label agent transcripts for an evaluation of context handoffs. Propose only statements the agent itself wrote, quoted verbatim.',
+      messages: [{ role: 'user', text: agentText(sources) }],
+      tools: [proposeTool],
+      toolChoice: { type: 'tool', name: proposeTool.name },
+      maxTokens: 4000,
+      temperature: 0,
+    });
+    return accepted(response.toolCalls.find((c) => c.name === proposeTool.name)?.input, sources, o.spec);
+  } finally {
+    cache?.close();
+    await Promise.all(Object.values(providers).map((p) => p.close?.()));
+  }
+}
+
+/** What the agent wrote, message by message (labels are the agent's statements, not tool output). */
+function agentText(sources: Transcript[]): string {
+  const parts: string[] = [];
+  sources.forEach((t, s) =>
+    t.messages.forEach((m, i) => {
+      if (m.text)
+        parts.push(`[${sources.length > 1 ? `source ${s + 1}, ` : ''}${m.role} message ${i}]\n${m.text}`);
+    }),
+  );
+  return parts.join('\n\n').slice(0, 400_000);
+}
+
+function accepted(input: unknown, sources: Transcript[], spec: string): Assertion[] {
+  if (!validate(input)) {
+    throw new HarnessError(
+      'labeller_invalid',
+      `--labeller ${spec}: propose_assertions input does not match its schema: ${validate.errors?.map((e) => `${e.instancePath} ${e.message}`).join('; ')}`,
+    );
+  }
+  const said = sources.flatMap((t) =>
+    t.messages.filter((m) => m.role === 'assistant' && m.text).map((m) => m.text!),
+  );
+  const text = said.join('\n');
+  const out: Assertion[] = [];
+  for (const a of (input as { assertions: Assertion[] }).assertions) {
+    if (!text.includes(a.statement)) continue;
+    const index = indexText(a.statement);
+    const cues =
+      a.cues.length > 0 && matchClaim(index, { cues: a.cues }).present ? a.cues : contentCues(a.claim);
+    if (cues.length === 0) continue;
+    out.push({
+      id: `m${out.length + 1}`,
+      kind: a.kind,
+      statement: a.statement,
+      claim: a.claim || a.statement,
+      cues,
+      ...(a.kind !== 'confident' && a.qualifierCues?.length ? { qualifierCues: a.qualifierCues } : {}),
+      ...(a.location ? { location: a.location } : {}),
+      status: 'proposed',
+    });
+  }
+  return out;
+}
