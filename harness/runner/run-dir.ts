@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { ResolvedConfig } from '../config/types.ts';
@@ -87,37 +87,4 @@ export function openResume(
   return { runId: stored.runId, dir, config, differs };
 }
 
-/**
- * One process per run directory: a second `--resume` of a run still in progress would execute the
- * same missing cells twice. The lock names its pid; a lock whose process is gone (kill -9) is stale.
- */
-export function acquireRunLock(dir: string): () => void {
-  const file = join(dir, 'run.lock');
-  try {
-    writeFileSync(file, String(process.pid), { flag: 'wx' });
-  } catch {
-    const pid = Number(readFileSync(file, 'utf8').trim());
-    if (pid && pid !== process.pid && alive(pid))
-      throw new InputError(
-        'run_locked',
-        `${dir}: in use by process ${pid} (run.lock); wait for it or stop it first`,
-      );
-    writeFileSync(file, String(process.pid));
-  }
-  return () => {
-    try {
-      if (readFileSync(file, 'utf8').trim() === String(process.pid)) unlinkSync(file);
-    } catch {
-      // already gone
-    }
-  };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export { acquireRunLock } from './run-lock.ts';
