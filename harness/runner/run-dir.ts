@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { writeFileAtomic } from '../atomic-write.ts';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { ResolvedConfig } from '../config/types.ts';
@@ -31,7 +32,7 @@ export function writeConfigRecord(dir: string, config: ResolvedConfig, runId: st
     casesDirResolved: resolve(config.casesDir),
     strategies: Object.keys(strategies),
   });
-  writeFileSync(join(dir, 'config.json'), `${JSON.stringify(record, null, 2)}\n`);
+  writeFileAtomic(join(dir, 'config.json'), `${JSON.stringify(record, null, 2)}\n`);
 }
 
 /** The fields of config.json that decide which cells exist and what each one asks: a resume takes them from the run. */

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { writeFileAtomic } from '../../atomic-write.ts';
 import type { Argv, CommandModule } from 'yargs';
 import { importFormats, type ImportFormat } from '../../importers/index.ts';
 import { scaffoldCase } from '../../../cases/scaffold.ts';
@@ -55,7 +55,7 @@ const fromSession: CommandModule<object, CaseArgs> = {
     });
     const text = `${JSON.stringify(c, null, 2)}\n`;
     if (args.out) {
-      writeFileSync(args.out, text);
+      writeFileAtomic(args.out, text);
       const n = (c.provenance as { suggestions: unknown[] }).suggestions.length;
       process.stderr.write(
         `wrote ${args.out}: label its assertions and reference (${n} suggested statements in provenance.suggestions)\n`,

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { writeFileAtomic } from '../../atomic-write.ts';
 import type { Argv, CommandModule } from 'yargs';
 import {
   importFormats,
@@ -60,7 +60,7 @@ export const importCommand: CommandModule<object, ImportArgs> = {
     if (args.sample !== undefined) options.sample = args.sample;
     const { transcript, stats } = importTranscript(args.file, options);
     if (args.out !== undefined) {
-      writeFileSync(args.out, `${JSON.stringify(transcript, null, 2)}\n`);
+      writeFileAtomic(args.out, `${JSON.stringify(transcript, null, 2)}\n`);
       process.stderr.write(
         `wrote ${args.out}: ${stats.messages} messages, ${stats.toolCalls} tool calls, ${stats.children} children\n`,
       );

@@ -15,13 +15,11 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
   command: 'report <dir>',
   describe: 'Rebuild the reports of a run from its journal (results.jsonl) alone',
   builder: (y) =>
-    y
-      .positional('dir', { type: 'string', demandOption: true, describe: 'run directory' })
-      .option('format', {
-        type: 'string',
-        default: 'md,csv,json,html',
-        describe: `comma-separated: ${reportFormats.join(',')}`,
-      }) as never,
+    y.positional('dir', { type: 'string', demandOption: true, describe: 'run directory' }).option('format', {
+      type: 'string',
+      default: 'md,csv,json,html',
+      describe: `comma-separated: ${reportFormats.join(',')}`,
+    }) as never,
   handler: async (args) => {
     const journal = join(args.dir, 'results.jsonl');
     if (!existsSync(journal))
