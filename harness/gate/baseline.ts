@@ -4,6 +4,7 @@ import { canonicalRows, summarize } from '../../reports/summarize.ts';
 import { scoredCells, type ScoredCell } from '../../reports/stats/paired.ts';
 import type { Summary } from '../../reports/summary/types.ts';
 import { validateBaselineShape } from './baseline-schema.ts';
+import { stripBom } from '../text/read-text.ts';
 
 export const BASELINE_SCHEMA = 'handoff-eval/baseline@1';
 
@@ -149,7 +150,7 @@ export function renderBaseline(b: Baseline): string {
 export function parseBaseline(text: string, file: string): Baseline {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(stripBom(text));
   } catch (err) {
     throw new InputError('bad_baseline', `${file}: not valid JSON (${(err as Error).message})`, {
       cause: err,

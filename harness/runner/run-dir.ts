@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { writeFileAtomic } from '../atomic-write.ts';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -6,6 +6,7 @@ import type { ResolvedConfig } from '../config/types.ts';
 import { InputError } from '../errors.ts';
 import { harnessVersion } from '../version.ts';
 import { redact } from '../redact.ts';
+import { readText } from '../text/read-text.ts';
 
 /** What a run directory is: `runs/<run-id>/` with config.json, results.jsonl, calls.jsonl, reports. */
 export interface RunDir {
@@ -68,7 +69,7 @@ export function openResume(
     );
   let stored: Record<string, unknown>;
   try {
-    stored = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    stored = JSON.parse(readText(file)) as Record<string, unknown>;
   } catch (err) {
     throw new InputError('not_a_run', `${file}: not valid JSON (${(err as Error).message})`, { cause: err });
   }

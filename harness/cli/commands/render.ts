@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import type { Case, Direction, Handoff, Transcript } from '../../types.ts';
@@ -14,6 +14,7 @@ import { getStrategy } from '../../../strategies/index.ts';
 import { resolveParams } from '../../../strategies/define.ts';
 import { renderMessage } from '../../../strategies/render.ts';
 import { toCase } from '../../../cases/load.ts';
+import { readText } from '../../text/read-text.ts';
 
 export interface RenderArgs {
   file: string;
@@ -178,7 +179,7 @@ export async function loadInput(
   args: Pick<RenderArgs, 'file' | 'strategy' | 'task' | 'direction' | 'spawnCall'>,
 ): Promise<Case> {
   if (!existsSync(args.file)) throw new InputError('not_found', `${args.file}: no such file or directory`);
-  const raw = statSync(args.file).isFile() ? parseJson(readFileSync(args.file, 'utf8')) : undefined;
+  const raw = statSync(args.file).isFile() ? parseJson(readText(args.file)) : undefined;
   if (isRecord(raw) && 'source' in raw && 'task' in raw) return caseFromFile(raw, args.file);
   let transcript: Transcript;
   if (isRecord(raw) && Array.isArray(raw.messages) && isRecord(raw.agents))
@@ -209,9 +210,7 @@ export async function loadInput(
 
 async function caseFromFile(raw: Record<string, unknown>, file: string): Promise<Case> {
   const suiteFile = join(dirname(file), '..', 'suite.json');
-  const suite = existsSync(suiteFile)
-    ? (parseJson(readFileSync(suiteFile, 'utf8')) as Record<string, unknown>)
-    : {};
+  const suite = existsSync(suiteFile) ? (parseJson(readText(suiteFile)) as Record<string, unknown>) : {};
   return toCase(raw, file, dirname(file), {
     id: String(suite.id ?? raw.suite ?? 'render'),
     criteria: (suite.criteria as string[]) ?? [],

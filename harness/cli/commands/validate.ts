@@ -1,11 +1,12 @@
 import type { CommandModule } from 'yargs';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
 import { HarnessError, InputError } from '../../errors.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { findCaseFiles, loadSuite, toCase } from '../../../cases/load.ts';
 import { getStrategy } from '../../../strategies/index.ts';
 import { resolveParams } from '../../../strategies/define.ts';
+import { readText } from '../../text/read-text.ts';
 
 interface ValidateArgs {
   paths: string[];
@@ -75,11 +76,11 @@ async function checkLooseCase(file: string): Promise<unknown> {
     .map((d) => join(d, 'suite.json'))
     .find(existsSync);
   const suite = suiteFile
-    ? (JSON.parse(readFileSync(suiteFile, 'utf8')) as { id: string; criteria: string[]; direction: 'return' })
+    ? (JSON.parse(readText(suiteFile)) as { id: string; criteria: string[]; direction: 'return' })
     : { id: 'loose', criteria: ['correctness'], direction: 'return' as const };
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(readText(file));
   } catch (err) {
     throw new InputError('case_invalid', `${file}: (file): not valid JSON: ${(err as Error).message}`);
   }
