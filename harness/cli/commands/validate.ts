@@ -3,7 +3,8 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
 import { HarnessError, InputError } from '../../errors.ts';
 import { loadConfig } from '../../config/load-config.ts';
-import { findCaseFiles, loadSuite, toCase } from '../../../cases/load.ts';
+import { findCaseFiles, loadSuite, loadSuites, toCase } from '../../../cases/load.ts';
+import { checkScopeNames } from '../../gate/scopes.ts';
 import { getStrategy } from '../../../strategies/index.ts';
 import { resolveParams } from '../../../strategies/define.ts';
 import { readText } from '../../text/read-text.ts';
@@ -40,7 +41,12 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
     };
     const config = await loadConfig(args.config, {});
     const paths = args.paths?.length ? args.paths : [config.casesDir];
-    if (!args.paths?.length && config.configFile) await attempt(config.configFile, async () => config);
+    if (!args.paths?.length && config.configFile) {
+      await attempt(config.configFile, async () => config);
+      await attempt(`${config.configFile} gate scopes`, async () =>
+        checkScopeNames(config.gate, await loadSuites(config.casesDir, 'all'), config.configFile!),
+      );
+    }
     for (const p of paths) {
       if (!existsSync(p)) throw new InputError('not_found', `${p}: no such file or folder`);
       if (/\.(m?ts|m?js)$/.test(p)) await attempt(p, () => loadConfig(p, {}));
