@@ -19,5 +19,10 @@ export default defineConfig({
     maxDrop: 0.25,
     maxTokenGrowthPct: 10,
     maxErrorRate: 0.02,
+    suites: {
+      // spawn-isolated hands the child nothing of the parent's context: its low correctness is what the
+      // suite shows. It is exempt from the minimum only; a drop against the baseline still fails.
+      'spawn-context': { exempt: ['spawn-isolated'] },
+    },
   },
 });

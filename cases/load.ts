@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Case, Suite, Transcript } from '../harness/types.ts';
@@ -7,6 +7,7 @@ import { CaseValidationError, UnknownNameError } from '../harness/errors.ts';
 import { caseSchema, suiteSchema, transcriptSchema } from './schema.ts';
 import { checkCase } from './check-case.ts';
 import { importModule } from '../harness/config/import-module.ts';
+import { readText } from '../harness/text/read-text.ts';
 
 /** The case and suite validators, compiled on first use (~100 ms that commands reading no case never pay). */
 let compiled: { caseJson: ValidateFunction; suiteJson: ValidateFunction } | undefined;
@@ -159,7 +160,7 @@ async function resolveTranscript(
 function readJson(file: string): unknown {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readText(file);
   } catch (err) {
     throw new CaseValidationError(file, undefined, '(file)', `cannot read: ${(err as Error).message}`);
   }

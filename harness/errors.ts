@@ -65,6 +65,21 @@ export class ImportError extends InputError {
   }
 }
 
+/** The response cache cannot be opened or created (not damage, which is moved aside): exit 2, one line. */
+export class CacheError extends InputError {
+  constructor(
+    readonly path: string,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      'cache_unavailable',
+      `response cache ${path}: ${detail} (fix cache.dir in the config, or run with --no-cache)`,
+      options,
+    );
+  }
+}
+
 /** The source model could not produce a valid contract within its retries. */
 export class SubagentContractError extends HarnessError {
   constructor(

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { writeFileAtomic } from '../harness/atomic-write.ts';
 import { join } from 'node:path';
 import type { ResultRow } from '../harness/types.ts';
 import { summarize } from './summarize.ts';
@@ -16,7 +16,10 @@ export const reportFiles: Record<ReportFormat, string> = {
   html: 'report.html',
 };
 
-/** Every report is rebuilt from the journal's rows alone: summarize once, render each format. */
+/**
+ * Every report is rebuilt from the journal's rows alone: summarize once, render each format. Each file
+ * is replaced whole (temp + rename): a kill mid-write leaves the previous report, never a cut one.
+ */
 export async function writeReports(
   dir: string,
   rows: readonly ResultRow[],
@@ -34,7 +37,7 @@ export async function writeReports(
             ? renderJson(summary)
             : renderHtml(summary, rows);
     const file = join(dir, reportFiles[format]);
-    writeFileSync(file, text);
+    writeFileAtomic(file, text);
     written.push(file);
   }
   return written;

@@ -2,7 +2,7 @@ import type { ChatMessage } from '../harness/types.ts';
 import { messagesTokens, countTokens } from '../harness/tokens.ts';
 import { defineStrategy } from './define.ts';
 import { attachReturn, finishHandoff, receiverHistory } from './compose.ts';
-import { buildBrick } from './brick.ts';
+import { buildBrick, fencedBrick } from './brick.ts';
 import { framings } from './framing.ts';
 
 /**
@@ -58,7 +58,7 @@ export const brickOnly = defineStrategy<{
       markers: params.markers,
     });
     const framing = params.framing === 'continuity' ? framings.continuity : framings.handoff;
-    const orientation = `${framing}\n\n[brick]\n${brick.text}`;
+    const orientation = `${framing}\n\n[brick] ${fencedBrick(brick)}`;
     const markers = [...brick.markers];
     let messages: ChatMessage[];
     let droppedText = 0;

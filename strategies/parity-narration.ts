@@ -2,7 +2,7 @@ import type { Case, ChatMessage, ModelResponse, StrategyContext } from '../harne
 import { messagesTokens } from '../harness/tokens.ts';
 import { defineStrategy } from './define.ts';
 import { briefLength, closePendingCall, finishHandoff, receiverHistory, simHintsOf } from './compose.ts';
-import { buildBrick } from './brick.ts';
+import { buildBrick, fencedBrick } from './brick.ts';
 import { framings } from './framing.ts';
 import { renderSession } from './narrate.ts';
 import { trimHeadTail, type MiddlePolicy } from './head-tail.ts';
@@ -119,7 +119,7 @@ export const parityNarration = defineStrategy<ParityParams>({
     const system = [
       framingFor(params.framing, owned, ctx.case),
       narrated ? untrustedNote : '',
-      brick ? `${orientationLabel}\n${brick.text}` : '',
+      brick ? `${orientationLabel} ${fencedBrick(brick)}` : '',
     ]
       .filter(Boolean)
       .join('\n\n');

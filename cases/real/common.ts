@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { writeFileAtomic } from '../../harness/atomic-write.ts';
 import { join } from 'node:path';
 import type { Assertion, Message, Transcript } from '../../harness/types.ts';
 import { importTranscript } from '../../harness/importers/index.ts';
@@ -75,7 +75,7 @@ export function checkLabels(assertions: Assertion[], sources: Transcript[]): voi
 }
 
 export function write(path: string, value: unknown): void {
-  writeFileSync(path, `${JSON.stringify(value, null, 1)}\n`);
+  writeFileAtomic(path, `${JSON.stringify(value, null, 1)}\n`);
 }
 
 export const conf = (id: string, statement: string, cues: string[], provenance?: string[]): Assertion => ({

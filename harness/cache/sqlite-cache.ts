@@ -4,6 +4,10 @@ import { hash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { ModelRequest, ModelResponse } from '../types.ts';
 import type { ResponseCache } from './types.ts';
+import { storedResponse } from './stored-response.ts';
+import { DamagedCache, moveAside } from './move-aside.ts';
+
+export const CACHE_FILE = 'responses.sqlite';
 
 /** Bumped when the key recipe or the stored shape changes, so old entries are simply never hit. */
 const KEY_VERSION = 'handoff-eval/response-cache/v2';
@@ -13,6 +17,10 @@ export interface SqliteCacheOptions {
   batchSize?: number;
   /** Longest a write waits before its batch is flushed. @default 250 */
   flushMs?: number;
+  /** Told once when an entry cannot be read (a damaged page): such entries are misses. */
+  onWarning?: (line: string) => void;
+  /** A file SQLite calls damaged is moved aside and DamagedCache thrown (openCache then starts afresh). */
+  moveAsideIfDamaged?: boolean;
 }
 
 /**
@@ -38,23 +46,36 @@ export class SqliteCache implements ResponseCache {
   private writeBatch: (entries: [string, string][]) => void;
   /** Flushes that failed (e.g. the lock was held longer than busy_timeout); their entries are retried. */
   writeErrors = 0;
+  /** Lookups that failed on a damaged file: served as misses. */
+  readErrors = 0;
+  private readonly file: string;
+  private readonly onWarning: (line: string) => void;
 
   constructor(dir: string, options: SqliteCacheOptions = {}) {
     mkdirSync(dir, { recursive: true });
     this.batchSize = options.batchSize ?? 64;
     this.flushMs = options.flushMs ?? 250;
-    this.db = new Database(join(dir, 'responses.sqlite'), { timeout: 10_000 });
-    // busy_timeout first: switching to WAL takes a lock another process may hold right now.
-    this.db.pragma('busy_timeout = 10000');
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.exec(
-      'CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, value TEXT NOT NULL, created_at INTEGER NOT NULL)',
-    );
-    this.getStmt = this.db.prepare('SELECT value FROM responses WHERE key = ?').pluck();
-    this.setStmt = this.db.prepare(
-      'INSERT OR IGNORE INTO responses (key, value, created_at) VALUES (?, ?, ?)',
-    );
+    this.onWarning = options.onWarning ?? (() => {});
+    this.file = join(dir, CACHE_FILE);
+    this.db = new Database(this.file, { timeout: 10_000 });
+    try {
+      // busy_timeout first: switching to WAL takes a lock another process may hold right now.
+      this.db.pragma('busy_timeout = 10000');
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = NORMAL');
+      this.db.exec(
+        'CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, value TEXT NOT NULL, created_at INTEGER NOT NULL)',
+      );
+      this.getStmt = this.db.prepare('SELECT value FROM responses WHERE key = ?').pluck();
+      this.setStmt = this.db.prepare(
+        'INSERT OR IGNORE INTO responses (key, value, created_at) VALUES (?, ?, ?)',
+      );
+    } catch (err) {
+      // Moved before close: closing deletes a -wal SQLite could not use, and with it what was in it.
+      const aside = options.moveAsideIfDamaged && isCorruption(err) ? moveAside(this.file) : undefined;
+      this.db.close();
+      throw aside ? new DamagedCache(this.file, aside, sqliteReason(err), { cause: err }) : err;
+    }
     this.writeBatch = this.db.transaction((entries: [string, string][]) => {
       const now = Date.now();
       for (const [k, v] of entries) this.setStmt.run(k, v, now);
@@ -66,13 +87,34 @@ export class SqliteCache implements ResponseCache {
     return hash('sha256', requestKeyJson(provider, r, scope), 'hex');
   }
 
+  /** An entry that cannot be read (a damaged page) or is not a response is a miss, never an error. */
   get(key: string): ModelResponse | undefined {
-    const value = this.pending.get(key) ?? (this.getStmt.get(key) as string | undefined);
+    const value = this.pending.get(key) ?? this.read(key);
     if (value === undefined) return undefined;
+    const response = storedResponse(value);
+    if (!response) this.forget(key, value);
+    return response;
+  }
+
+  /** A mis-shaped entry is deleted (only if it is still that value), so the fresh answer can be stored. */
+  private forget(key: string, value: string): void {
     try {
-      return JSON.parse(value) as ModelResponse;
+      this.db.prepare('DELETE FROM responses WHERE key = ? AND value = ?').run(key, value);
     } catch {
-      return undefined; // an unreadable entry is a miss, never an error
+      // Best effort: left in place it is just a miss again next time.
+    }
+  }
+
+  private read(key: string): string | undefined {
+    try {
+      const value: unknown = this.getStmt.get(key);
+      return typeof value === 'string' ? value : undefined;
+    } catch (err) {
+      if (this.readErrors++ === 0)
+        this.onWarning(
+          `handoff-eval: warning: response cache ${this.file}: an entry cannot be read (${sqliteReason(err)}); unreadable entries are misses — delete the file to rebuild the cache`,
+        );
+      return undefined;
     }
   }
 
@@ -93,8 +135,10 @@ export class SqliteCache implements ResponseCache {
     try {
       this.writeBatch(entries);
       for (const [k] of entries) this.pending.delete(k);
-    } catch {
+    } catch (err) {
       this.writeErrors++;
+      // A damaged file refuses the same batch every time: drop it rather than hold it forever.
+      if (isCorruption(err)) this.pending.clear();
     }
   }
 
@@ -102,6 +146,16 @@ export class SqliteCache implements ResponseCache {
     this.flush();
     this.db.close();
   }
+}
+
+/** SQLite's own verdict that a file is damaged or not a database (not a lock, a permission or a full disk). */
+export function isCorruption(err: unknown): boolean {
+  return /^SQLITE_(CORRUPT|NOTADB)/.test(String((err as { code?: unknown } | null)?.code ?? ''));
+}
+
+export function sqliteReason(err: unknown): string {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  return [e?.code, e?.message ?? String(err)].filter(Boolean).join(': ');
 }
 
 /**

@@ -48,6 +48,33 @@ export interface GateThresholds {
   maxErrorRate?: number;
   /** Fewer paired cells than this cannot decide (exit 2). @default 6 */
   minCells?: number;
+  /** Thresholds for one suite (and its arms), over the ones above. @default {} */
+  suites?: Record<string, GateSuiteScope>;
+  /** Thresholds for the arms of this name in any suite, over the suite's. @default {} */
+  arms?: Record<string, GateLimits>;
+}
+
+/**
+ * Thresholds for part of the gate; each field replaces the enclosing one, except `minMean`, which
+ * replaces criterion by criterion (`null` removes that criterion's minimum).
+ */
+export interface GateLimits {
+  minMean?: Record<string, number | null>;
+  maxDrop?: number;
+  maxTokenGrowthPct?: number;
+  maxErrorRate?: number;
+  minCells?: number;
+}
+
+/** Every global threshold set; the scopes as given (absent when none). */
+export type ResolvedGateThresholds = Required<Omit<GateThresholds, 'suites' | 'arms'>> &
+  Pick<GateThresholds, 'suites' | 'arms'>;
+
+export interface GateSuiteScope extends GateLimits {
+  /** Arms of this suite with no minimum mean (a low score is what they show); checked against the baseline as ever. */
+  exempt?: string[];
+  /** Thresholds for one arm of this suite: the most specific scope. */
+  arms?: Record<string, GateLimits>;
 }
 
 /** eval.config.ts: every field optional; `resolveConfig` fills the rest (precedence: CLI flag > file > default). */
@@ -113,7 +140,7 @@ export interface ResolvedConfig {
   sim: SimOptions;
   providers: Partial<Record<ProviderName, ProviderSettings>>;
   prices: Record<string, Price>;
-  gate: Required<GateThresholds>;
+  gate: ResolvedGateThresholds;
   strategies: Record<string, Strategy<any>>;
   quiet: boolean;
   shard: { index: number; count: number } | null;

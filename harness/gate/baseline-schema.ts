@@ -34,6 +34,11 @@ const arm = {
     arm: { type: 'string', minLength: 1 },
     strategy: { type: 'string' },
     params: { type: 'object' },
+    models: {
+      type: 'object',
+      required: ['source', 'receiver', 'judge'],
+      properties: { source: strings, receiver: strings, judge: strings },
+    },
     cells: int,
     ok: int,
     errors: int,

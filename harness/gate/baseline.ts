@@ -4,6 +4,8 @@ import { canonicalRows, summarize } from '../../reports/summarize.ts';
 import { scoredCells, type ScoredCell } from '../../reports/stats/paired.ts';
 import type { Summary } from '../../reports/summary/types.ts';
 import { validateBaselineShape } from './baseline-schema.ts';
+import { stripBom } from '../text/read-text.ts';
+import { armModels } from './like-for-like.ts';
 
 export const BASELINE_SCHEMA = 'handoff-eval/baseline@1';
 
@@ -41,6 +43,8 @@ export interface BaselineArm {
   arm: string;
   strategy: string;
   params: Record<string, unknown>;
+  /** `provider:model` per role of this arm (absent in baselines written before it was recorded). */
+  models?: { source: string[]; receiver: string[]; judge: string[] };
   cells: number;
   ok: number;
   errors: number;
@@ -108,6 +112,7 @@ export function createBaseline(input: readonly ResultRow[]): Baseline {
         arm: a.arm,
         strategy: a.strategy,
         params: a.params,
+        models: armModels(armRows),
         cells: a.cells,
         ok: a.ok,
         errors: a.errors,
@@ -149,7 +154,7 @@ export function renderBaseline(b: Baseline): string {
 export function parseBaseline(text: string, file: string): Baseline {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(stripBom(text));
   } catch (err) {
     throw new InputError('bad_baseline', `${file}: not valid JSON (${(err as Error).message})`, {
       cause: err,

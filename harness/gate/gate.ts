@@ -4,10 +4,22 @@ import { pairedDifference, scoredCells } from '../../reports/stats/paired.ts';
 import type { ArmSummary, SuiteSummary } from '../../reports/summary/types.ts';
 import { identityOf, type Baseline, type BaselineArm, type RunIdentity } from './baseline.ts';
 import type { ResolvedGateThresholds } from './thresholds.ts';
+import { limitsFor, scopeChecks, type ArmLimits } from './scopes.ts';
+import { armDifferences, configCheck } from './like-for-like.ts';
+import { changedCells, coverageChecks, unusedMinimums } from './coverage.ts';
 
 /** pass = exit 0, regression = exit 1, cannot evaluate = exit 2 (set by the CLI, never here). */
 export type GateVerdict = 'pass' | 'regression' | 'cannot evaluate';
-export type GateCheckKind = 'error-rate' | 'token-growth' | 'min-mean' | 'drop' | 'coverage';
+export type GateCheckKind =
+  | 'error-rate'
+  | 'token-growth'
+  | 'min-mean'
+  | 'drop'
+  | 'coverage'
+  /** The arm's strategy, params or models differ from the baseline's arm: not compared. */
+  | 'config'
+  /** A scoped threshold names a suite, arm or criterion the run and the baseline lack. */
+  | 'scope';
 
 /** One row of the verdict table. */
 export interface GateCheck {
@@ -84,7 +96,11 @@ export function evaluateGate(
       checks.push(...armChecks(s, a, armRows, ba, thresholds, notes));
     }
   }
-  checks.push(...coverageChecks(baseline, summary.suites), ...unusedMinimums(thresholds, summary.suites));
+  checks.push(
+    ...coverageChecks(baseline, summary.suites),
+    ...unusedMinimums(thresholds, summary.suites),
+    ...scopeChecks(thresholds, summary.suites, baseline),
+  );
   const moved = changedCells(rows, baseline);
   if (moved.changed > 0)
     notes.push(
@@ -111,20 +127,31 @@ export function compareIdentity(run: RunIdentity, baseline: RunIdentity): string
   return out;
 }
 
+/**
+ * One suite × arm under its own thresholds (global, or scoped: scopes.ts). An arm configured
+ * differently from the baseline's (strategy, params, models) is not compared with it — one 'config'
+ * row says what differs — while the absolute checks (error rate, minimum means) still run.
+ */
 function armChecks(
   s: SuiteSummary,
   a: ArmSummary,
   armRows: ResultRow[],
-  ba: BaselineArm | undefined,
-  t: ResolvedGateThresholds,
+  found: BaselineArm | undefined,
+  thresholds: ResolvedGateThresholds,
   notes: string[],
 ): GateCheck[] {
   const at = { suite: s.suite, arm: a.arm };
-  const checks: GateCheck[] = [errorRateCheck(at, a, ba, t)];
+  const t = limitsFor(thresholds, s.suite, a.arm);
+  if (t.exempt) notes.push(`${s.suite}/${a.arm}: exempt from minMean (${t.exempt})`);
+  const diff = found ? armDifferences(a, armRows, found) : null;
+  for (const d of diff?.oneSided ?? []) notes.push(`${s.suite}/${a.arm}: ${d}`);
+  const ba = diff?.differs.length ? undefined : found;
+  const checks: GateCheck[] = [errorRateCheck(at, a, found, t)];
+  if (diff?.differs.length) checks.push(configCheck(at, diff.differs));
   if (ba) checks.push(tokenCheck(at, a, ba, t));
   for (const c of s.criteria) {
     const min = t.minMean[c];
-    if (min !== undefined) checks.push(minMeanCheck(at, c, a, ba, min, t.minCells));
+    if (min !== undefined) checks.push(minMeanCheck(at, c, a, found, min, t.minCells));
     const bc = ba?.scores[c];
     if (bc) {
       const d = pairedDifference(scoredCells(armRows, c), bc.cells);
@@ -157,12 +184,7 @@ function armChecks(
 
 type At = { suite: string; arm: string };
 
-function errorRateCheck(
-  at: At,
-  a: ArmSummary,
-  ba: BaselineArm | undefined,
-  t: ResolvedGateThresholds,
-): GateCheck {
+function errorRateCheck(at: At, a: ArmSummary, ba: BaselineArm | undefined, t: ArmLimits): GateCheck {
   const rate = a.cells ? a.errors / a.cells : 0;
   const over = rate > t.maxErrorRate + EPS;
   return {
@@ -179,7 +201,7 @@ function errorRateCheck(
   };
 }
 
-function tokenCheck(at: At, a: ArmSummary, ba: BaselineArm, t: ResolvedGateThresholds): GateCheck {
+function tokenCheck(at: At, a: ArmSummary, ba: BaselineArm, t: ArmLimits): GateCheck {
   const current = a.tokens.handoff;
   const baseline = ba.tokens.handoff;
   const row = {
@@ -248,7 +270,7 @@ function minMeanCheck(
 function dropCheck(
   row: At & { criterion: string; baseline: number | null; current: number | null },
   d: ReturnType<typeof pairedDifference>,
-  t: ResolvedGateThresholds,
+  t: ArmLimits,
 ): GateCheck {
   const base = { ...row, kind: 'drop' as const, delta: d.diff, ci: d.ci, limit: t.maxDrop };
   if (d.pairs < t.minCells)
@@ -273,71 +295,4 @@ function dropCheck(
       ? `drop ${drop.toFixed(2)} ≤ ${t.maxDrop}`
       : 'better';
   return { ...base, verdict: 'pass', reason: `${why} (${d.pairs} pairs)` };
-}
-
-/** Baseline suites and arms the run lacks: nothing to compare them with. */
-function coverageChecks(baseline: Baseline, suites: readonly SuiteSummary[]): GateCheck[] {
-  const out: GateCheck[] = [];
-  for (const bs of baseline.suites) {
-    const s = suites.find((x) => x.suite === bs.suite);
-    for (const ba of bs.arms) {
-      if (s?.arms.some((a) => a.arm === ba.arm)) continue;
-      out.push({
-        suite: bs.suite,
-        arm: ba.arm,
-        kind: 'coverage',
-        criterion: null,
-        baseline: ba.cells,
-        current: 0,
-        delta: null,
-        ci: null,
-        limit: null,
-        verdict: 'cannot evaluate',
-        reason: `${s ? 'arm' : 'suite'} in the baseline but not in the run`,
-      });
-    }
-  }
-  return out;
-}
-
-/** A minimum for a criterion no suite scores is a config mistake (a typo would otherwise gate nothing). */
-function unusedMinimums(t: ResolvedGateThresholds, suites: readonly SuiteSummary[]): GateCheck[] {
-  return Object.entries(t.minMean)
-    .filter(([c]) => !suites.some((s) => s.criteria.includes(c)))
-    .map(([c, min]) => ({
-      suite: '–',
-      arm: '–',
-      kind: 'min-mean' as const,
-      criterion: c,
-      baseline: null,
-      current: null,
-      delta: null,
-      ci: null,
-      limit: min,
-      verdict: 'cannot evaluate' as const,
-      reason: `no suite in the run scores ${c}`,
-    }));
-}
-
-/** Scores that differ from the baseline's same cell (suite, arm, criterion, case, rep): what moved, noise or not. */
-function changedCells(rows: readonly ResultRow[], baseline: Baseline): { compared: number; changed: number } {
-  const stored = new Map<string, number | null>();
-  for (const s of baseline.suites) {
-    for (const a of s.arms)
-      for (const [c, bc] of Object.entries(a.scores))
-        for (const x of bc.cells)
-          stored.set(`${s.suite}\u0000${a.arm}\u0000${c}\u0000${x.case_id}\u0000${x.rep}`, x.value);
-  }
-  let compared = 0;
-  let changed = 0;
-  for (const r of rows) {
-    if (r.status !== 'ok') continue;
-    for (const [c, v] of Object.entries(r.scores)) {
-      const b = stored.get(`${r.suite}\u0000${r.arm}\u0000${c}\u0000${r.case_id}\u0000${r.rep}`);
-      if (b === undefined) continue;
-      compared++;
-      if (b !== v) changed++;
-    }
-  }
-  return { compared, changed };
 }

@@ -38,17 +38,34 @@ export function renderGateMarkdown(r: GateResult, opts: { baselineFile?: string 
     for (const c of r.checks) lines.push(row(c));
     lines.push('');
   }
+  const unlike = r.checks.filter((c) => c.kind === 'config');
+  if (unlike.length > 0)
+    lines.push(
+      'Not like-for-like with the baseline — configured differently, so not compared (cannot evaluate; refresh the baseline if the change is meant):',
+      '',
+      ...unlike.map((c) => `- ${escape(`${c.suite}/${c.arm}: ${c.reason.replace(/^[^:]*: /, '')}`)}`),
+      '',
+    );
   const t = r.thresholds;
   lines.push(
     `Thresholds: min mean ${
       Object.entries(t.minMean)
         .map(([k, v]) => `${k} ≥ ${v}`)
         .join(', ') || '–'
-    } · max drop ${t.maxDrop} (counted only when the paired 95% CI excludes 0) · max handoff-token growth ${t.maxTokenGrowthPct}% · max error rate ${pct(t.maxErrorRate)} · min cells ${t.minCells}`,
+    } · max drop ${t.maxDrop} (counted only when the paired 95% CI excludes 0) · max handoff-token growth ${t.maxTokenGrowthPct}% · max error rate ${pct(t.maxErrorRate)} · min cells ${t.minCells}${scoped(t)}`,
     '',
   );
   if (r.notes.length > 0) lines.push('Notes:', '', ...r.notes.map((n) => `- ${escape(n)}`), '');
   return lines.join('\n');
+}
+
+/** The scoped thresholds, as configured (each check's row shows the limit it was held to). */
+function scoped(t: GateResult['thresholds']): string {
+  const parts = [
+    ...Object.entries(t.suites ?? {}).map(([id, v]) => `suites.${id} ${JSON.stringify(v)}`),
+    ...Object.entries(t.arms ?? {}).map(([id, v]) => `arms.${id} ${JSON.stringify(v)}`),
+  ];
+  return parts.length ? ` · scoped: ${parts.join(' · ')}` : '';
 }
 
 /** Appends (never overwrites) to the file GitHub Actions names in $GITHUB_STEP_SUMMARY. */
@@ -82,6 +99,10 @@ function label(c: GateCheck): string {
       return `${c.criterion} (drop)`;
     case 'coverage':
       return c.criterion ? `${c.criterion} (scored)` : 'cells';
+    case 'config':
+      return 'strategy, params, models';
+    case 'scope':
+      return 'scoped threshold';
   }
 }
 

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { writeFileAtomic } from '../atomic-write.ts';
 import { basename, dirname, resolve } from 'node:path';
 import type { CallRecord, ResultRow } from '../types.ts';
 import type { ResolvedConfig } from '../config/types.ts';
@@ -108,9 +109,9 @@ export async function mergeRuns(dirs: readonly string[], opts: MergeOptions): Pr
     shard: null,
     merged: { from: summary, duplicates, missing, unplanned },
   };
-  writeFileSync(resolve(dir, 'config.json'), `${JSON.stringify(record, null, 2)}\n`);
-  writeFileSync(resolve(dir, 'results.jsonl'), rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
-  writeFileSync(
+  writeFileAtomic(resolve(dir, 'config.json'), `${JSON.stringify(record, null, 2)}\n`);
+  writeFileAtomic(resolve(dir, 'results.jsonl'), rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  writeFileAtomic(
     resolve(dir, 'calls.jsonl'),
     mergeCalls(shards, rows, owner, runId)
       .map((c) => `${JSON.stringify(c)}\n`)

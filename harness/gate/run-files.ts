@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallRecord, ResultRow } from '../types.ts';
 import { InputError } from '../errors.ts';
 import { readJsonl } from '../runner/journal.ts';
+import { readText } from '../text/read-text.ts';
 
 /** The journals of one run directory, read for the gate, the baseline and merge. */
 export interface RunFiles {
@@ -53,7 +54,7 @@ export function readCalls(dir: string): CallRecord[] {
 export function readJsonObject(file: string, code: string): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(file, 'utf8'));
+    value = JSON.parse(readText(file));
   } catch (err) {
     throw new InputError(code, `${file}: not valid JSON (${(err as Error).message})`, { cause: err });
   }

@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readText } from '../text/read-text.ts';
 import { ImportError } from '../errors.ts';
 import { countSkip, type Skipped } from './builder.ts';
 import { formatPath, lineOfPath, syntaxErrorLine, type JsonPath } from './json-locate.ts';
@@ -12,7 +13,7 @@ export function readSource(file: string): string {
     throw new ImportError(file, undefined, 'no such file', { cause: err });
   }
   if (isDir) throw new ImportError(file, undefined, 'is a directory; expected a transcript file');
-  return readFileSync(file, 'utf8');
+  return readText(file);
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { ResolvedConfig } from '../config/types.ts';
 import { MissingKeyError, ProviderError } from '../errors.ts';
+import { envSecrets, keyAsSent } from '../redact.ts';
+import { maskedSdkLogger } from './sdk-logger.ts';
 import { createTransport, ATTEMPT_TAG, type AttemptTag, type Transport } from './transport.ts';
 
 /** What a vendor client is built from: key and base URL from the environment, the rest from the config. */
@@ -11,6 +13,9 @@ export interface ClientSettings {
   concurrency: number;
   /** 'node': the lean keep-alive transport (default); 'fetch': the SDK's own global fetch. */
   transport: 'node' | 'fetch';
+  provider: string;
+  /** The key values to mask in the SDK's log lines (as set and as sent). */
+  secrets: string[];
 }
 
 export const clientDefaults = { maxRetries: 4, timeoutMs: 120_000, concurrency: 16 };
@@ -34,7 +39,7 @@ export function resolveClientSettings(
 ): ClientSettings {
   const s = config.providers[spec.provider] ?? {};
   const baseURL = nonEmpty(env[spec.baseVar]) ?? s.baseURL;
-  let apiKey = nonEmpty(env[spec.keyVar]);
+  let apiKey = keyAsSent(env[spec.keyVar]);
   if (!apiKey) {
     if (!(spec.keyOptionalAtCustomURL && baseURL && !/api\.openai\.com/.test(baseURL)))
       throw new MissingKeyError(spec.provider, spec.keyVar);
@@ -48,6 +53,8 @@ export function resolveClientSettings(
     timeoutMs: s.timeoutMs ?? clientDefaults.timeoutMs,
     concurrency: s.concurrency ?? clientDefaults.concurrency,
     transport,
+    provider: spec.provider,
+    secrets: envSecrets(env),
   };
 }
 
@@ -66,6 +73,7 @@ export function sdkOptions(settings: ClientSettings): {
     apiKey: settings.apiKey,
     maxRetries: settings.maxRetries,
     timeout: settings.timeoutMs,
+    logger: maskedSdkLogger(settings.provider, settings.secrets),
   };
   if (settings.baseURL) options.baseURL = settings.baseURL;
   if (transport) options.fetch = transport.fetch;

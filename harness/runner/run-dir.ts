@@ -1,10 +1,12 @@
-import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { writeFileAtomic } from '../atomic-write.ts';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { ResolvedConfig } from '../config/types.ts';
 import { InputError } from '../errors.ts';
 import { harnessVersion } from '../version.ts';
 import { redact } from '../redact.ts';
+import { readText } from '../text/read-text.ts';
 
 /** What a run directory is: `runs/<run-id>/` with config.json, results.jsonl, calls.jsonl, reports. */
 export interface RunDir {
@@ -31,7 +33,7 @@ export function writeConfigRecord(dir: string, config: ResolvedConfig, runId: st
     casesDirResolved: resolve(config.casesDir),
     strategies: Object.keys(strategies),
   });
-  writeFileSync(join(dir, 'config.json'), `${JSON.stringify(record, null, 2)}\n`);
+  writeFileAtomic(join(dir, 'config.json'), `${JSON.stringify(record, null, 2)}\n`);
 }
 
 /** The fields of config.json that decide which cells exist and what each one asks: a resume takes them from the run. */
@@ -67,7 +69,7 @@ export function openResume(
     );
   let stored: Record<string, unknown>;
   try {
-    stored = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    stored = JSON.parse(readText(file)) as Record<string, unknown>;
   } catch (err) {
     throw new InputError('not_a_run', `${file}: not valid JSON (${(err as Error).message})`, { cause: err });
   }
@@ -87,37 +89,4 @@ export function openResume(
   return { runId: stored.runId, dir, config, differs };
 }
 
-/**
- * One process per run directory: a second `--resume` of a run still in progress would execute the
- * same missing cells twice. The lock names its pid; a lock whose process is gone (kill -9) is stale.
- */
-export function acquireRunLock(dir: string): () => void {
-  const file = join(dir, 'run.lock');
-  try {
-    writeFileSync(file, String(process.pid), { flag: 'wx' });
-  } catch {
-    const pid = Number(readFileSync(file, 'utf8').trim());
-    if (pid && pid !== process.pid && alive(pid))
-      throw new InputError(
-        'run_locked',
-        `${dir}: in use by process ${pid} (run.lock); wait for it or stop it first`,
-      );
-    writeFileSync(file, String(process.pid));
-  }
-  return () => {
-    try {
-      if (readFileSync(file, 'utf8').trim() === String(process.pid)) unlinkSync(file);
-    } catch {
-      // already gone
-    }
-  };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export { acquireRunLock } from './run-lock.ts';

@@ -11,6 +11,7 @@ import { Journal, readJsonl } from './journal.ts';
 import { planCells, type PlannedCell } from './plan.ts';
 import type { Progress, Reporter } from './reporters.ts';
 import { openCache } from '../cache/index.ts';
+import type { ResponseCache } from '../cache/types.ts';
 import { writeReports } from '../../reports/write.ts';
 import { harnessVersion } from '../version.ts';
 import { InputError } from '../errors.ts';
@@ -52,10 +53,14 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   const providers = await createProviders(config);
   let run: RunDir;
   let release: () => void;
+  // The cache before the run directory too: one that cannot be opened leaves no empty run behind.
+  let cache: ResponseCache | null = null;
   try {
+    cache = config.cache.enabled ? openCache(config.cache.dir) : null;
     run = resume ?? createRunDirectory(config);
     release = acquireRunLock(run.dir);
   } catch (err) {
+    cache?.close();
     await Promise.all(Object.values(providers).map((p) => p.close?.()));
     throw err;
   }
@@ -71,10 +76,12 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       runId,
       dir,
       journalPath,
+      cache,
       reporters: opts.reporters ?? [],
       signal: opts.signal,
     });
   } finally {
+    cache?.close();
     release();
     await Promise.all(Object.values(providers).map((p) => p.close?.()));
   }
@@ -103,6 +110,7 @@ interface ExecuteArgs {
   runId: string;
   dir: string;
   journalPath: string;
+  cache: ResponseCache | null;
   reporters: Reporter[];
   signal?: AbortSignal;
 }
@@ -124,7 +132,7 @@ async function executeCells(a: ExecuteArgs): Promise<Executed> {
   const done = new Set(prior.map((r) => r.cell_id));
   const rows: ResultRow[] = [];
   const todo = cells.filter((c) => !done.has(c.id));
-  const cache = config.cache.enabled ? openCache(config.cache.dir) : null;
+  const { cache } = a;
   const progress: Progress = {
     done: cells.length - todo.length,
     total: cells.length,
@@ -194,7 +202,6 @@ async function executeCells(a: ExecuteArgs): Promise<Executed> {
   } finally {
     results.close();
     calls.close();
-    cache?.close();
   }
   return { progress, prior, rows };
 }

@@ -94,7 +94,11 @@ describe('run --resume after kill -9', () => {
     expect(after.slice(0, before.length)).toEqual(before);
     expect(new Set(after.map((r) => r.run_id))).toEqual(new Set([before[0]!.run_id]));
     expect(existsSync(join(runDir, 'report.md'))).toBe(true);
-    expect(existsSync(join(runDir, 'run.lock'))).toBe(false);
+    // The resume took over the killed run's stale claim and released its own (the newest claim).
+    const claims = readdirSync(join(runDir, 'run.lock'));
+    const newest = Math.max(...claims.filter((f) => /^\d+$/.test(f)).map(Number));
+    expect(newest).toBeGreaterThanOrEqual(2);
+    expect(claims).toContain(`${newest}.released`);
     // A second resume finds nothing to do and calls nothing.
     mock.resetStats();
     const again = await runCliAsync(['run', '--resume', runDir, '--quiet'], { cwd: dir, env: mockEnv(mock) });
@@ -111,7 +115,8 @@ describe('run --resume after kill -9', () => {
     });
     expect(first.code, first.stderr).toBe(0);
     const runDir = join(dir, 'runs', readdirSync(join(dir, 'runs'))[0]!);
-    writeFileSync(join(runDir, 'run.lock'), String(process.pid));
+    // A live process (this one) holds the newest claim.
+    writeFileSync(join(runDir, 'run.lock', '99'), String(process.pid));
     const r = await runCliAsync(['run', '--resume', runDir, '--quiet'], { cwd: dir, env: mockEnv(mock) });
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(

@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { writeFileSync } from 'node:fs';
+import { writeFileAtomic } from '../../atomic-write.ts';
 import { createBaseline, readRunFiles, renderBaseline } from '../../gate/index.ts';
 
 interface BaselineArgs {
@@ -19,7 +19,7 @@ export const baselineCommand: CommandModule<object, BaselineArgs> = {
     }) as never,
   handler: (args) => {
     const baseline = createBaseline(readRunFiles(args.dir).rows);
-    writeFileSync(args.out, renderBaseline(baseline));
+    writeFileAtomic(args.out, renderBaseline(baseline));
     const arms = baseline.suites.reduce((n, s) => n + s.arms.length, 0);
     const cells = baseline.suites.reduce((n, s) => n + s.arms.reduce((m, a) => m + a.cells, 0), 0);
     const id = baseline.identity;

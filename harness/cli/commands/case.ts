@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { writeFileAtomic } from '../../atomic-write.ts';
 import { join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { HarnessError, InputError } from '../../errors.ts';
@@ -91,7 +92,7 @@ async function fromOneSession(args: CaseArgs): Promise<void> {
   const c = await withModelLabels(scaffoldFrom(result, options(args, args.transcript, args.id)), args);
   const text = `${JSON.stringify(c, null, 2)}\n`;
   if (!args.out) return void process.stdout.write(text);
-  writeFileSync(args.out, text);
+  writeFileAtomic(args.out, text);
   const n = (c.assertions as unknown[]).length;
   process.stderr.write(
     `wrote ${args.out}: ${n} proposed assertions to confirm, reference facts to add (docs/importers.md, "Proposed labels")\n`,
@@ -114,7 +115,7 @@ async function fromEverySession(args: CaseArgs): Promise<void> {
       for (let n = 2; taken.has(id); n++) id = `${slug(s.name)}-${n}`;
       taken.add(id);
       const c = await withModelLabels(scaffoldFrom(s.result!, options(args, s.file, id)), args);
-      writeFileSync(join(args.out, `${id}.json`), `${JSON.stringify(c, null, 2)}\n`);
+      writeFileAtomic(join(args.out, `${id}.json`), `${JSON.stringify(c, null, 2)}\n`);
       written++;
     } catch (err) {
       if (!(err instanceof InputError) && !(err instanceof HarnessError)) throw err;
@@ -151,7 +152,7 @@ const label: CommandModule<object, LabelArgs> = {
     const c = await labelCaseFile(args.case, { labeller: args.labeller, config: args.config });
     const text = `${JSON.stringify(c, null, 2)}\n`;
     if (!args.out) return void process.stdout.write(text);
-    writeFileSync(args.out, text);
+    writeFileAtomic(args.out, text);
     const counts = (c.provenance as { labels: { proposed: number; confirmed: number } }).labels;
     process.stderr.write(
       `wrote ${args.out}: ${counts.proposed} proposed, ${counts.confirmed} confirmed assertions\n`,

@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { writeFileAtomic } from '../../atomic-write.ts';
 import { join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { InputError } from '../../errors.ts';
@@ -76,7 +77,7 @@ function importOne(args: ImportArgs): void {
   if (args.sample !== undefined) options.sample = args.sample;
   const { transcript, stats } = importTranscript(args.file, options);
   if (args.out !== undefined) {
-    writeFileSync(args.out, `${JSON.stringify(transcript, null, 2)}\n`);
+    writeFileAtomic(args.out, `${JSON.stringify(transcript, null, 2)}\n`);
     process.stderr.write(
       `wrote ${args.out}: ${stats.messages} messages, ${stats.toolCalls} tool calls, ${stats.children} children\n`,
     );
@@ -110,7 +111,7 @@ function importEvery(args: ImportArgs): void {
     }
     const name = uniqueFileName(s.name, names);
     if (args.out !== undefined)
-      writeFileSync(join(args.out, name), `${JSON.stringify(s.result!.transcript, null, 2)}\n`);
+      writeFileAtomic(join(args.out, name), `${JSON.stringify(s.result!.transcript, null, 2)}\n`);
     if (args.stats) process.stdout.write(`${JSON.stringify(statsLine(s, name))}\n`);
   }
   const ok = sessions.length - failed;

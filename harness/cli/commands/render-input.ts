@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Case, Direction, Transcript } from '../../types.ts';
 import { InputError } from '../../errors.ts';
 import { allTrailItems } from '../../transcript/view.ts';
 import { toCase } from '../../../cases/load.ts';
 import { childCall, returnParts } from '../../../cases/scaffold.ts';
+import { readText } from '../../text/read-text.ts';
 
 /** What `render` reads: the flags that shape a case from a bare transcript. */
 export interface RenderInputArgs {
@@ -19,7 +20,7 @@ export interface RenderInputArgs {
 /** A case file, a normalised transcript, or anything `import` reads. */
 export async function loadInput(args: RenderInputArgs): Promise<Case> {
   if (!existsSync(args.file)) throw new InputError('not_found', `${args.file}: no such file or directory`);
-  const raw = statSync(args.file).isFile() ? parseJson(readFileSync(args.file, 'utf8')) : undefined;
+  const raw = statSync(args.file).isFile() ? parseJson(readText(args.file)) : undefined;
   if (isRecord(raw) && 'source' in raw && 'task' in raw) return caseFromFile(raw, args.file);
   let transcript: Transcript;
   if (isRecord(raw) && Array.isArray(raw.messages) && isRecord(raw.agents))
@@ -60,9 +61,7 @@ export async function loadInput(args: RenderInputArgs): Promise<Case> {
 
 async function caseFromFile(raw: Record<string, unknown>, file: string): Promise<Case> {
   const suiteFile = join(dirname(file), '..', 'suite.json');
-  const suite = existsSync(suiteFile)
-    ? (parseJson(readFileSync(suiteFile, 'utf8')) as Record<string, unknown>)
-    : {};
+  const suite = existsSync(suiteFile) ? (parseJson(readText(suiteFile)) as Record<string, unknown>) : {};
   return toCase(raw, file, dirname(file), {
     id: String(suite.id ?? raw.suite ?? 'render'),
     criteria: (suite.criteria as string[]) ?? [],

@@ -1,12 +1,14 @@
 import type { CommandModule } from 'yargs';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
 import { HarnessError, InputError } from '../../errors.ts';
 import { loadConfig } from '../../config/load-config.ts';
-import { findCaseFiles, loadSuite, toCase } from '../../../cases/load.ts';
+import { findCaseFiles, loadSuite, loadSuites, toCase } from '../../../cases/load.ts';
+import { checkScopeNames } from '../../gate/scopes.ts';
 import type { Case, Suite } from '../../types.ts';
 import { getStrategy } from '../../../strategies/index.ts';
 import { resolveParams } from '../../../strategies/define.ts';
+import { readText } from '../../text/read-text.ts';
 
 interface ValidateArgs {
   paths: string[];
@@ -41,7 +43,12 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
     };
     const config = await loadConfig(args.config, {});
     const paths = args.paths?.length ? args.paths : [config.casesDir];
-    if (!args.paths?.length && config.configFile) await attempt(config.configFile, async () => config);
+    if (!args.paths?.length && config.configFile) {
+      await attempt(config.configFile, async () => config);
+      await attempt(`${config.configFile} gate scopes`, async () =>
+        checkScopeNames(config.gate, await loadSuites(config.casesDir, 'all'), config.configFile!),
+      );
+    }
     for (const p of paths) {
       if (!existsSync(p)) throw new InputError('not_found', `${p}: no such file or folder`);
       if (/\.(m?ts|m?js)$/.test(p)) await attempt(p, () => loadConfig(p, {}));
@@ -99,11 +106,11 @@ async function checkLooseCase(file: string): Promise<unknown> {
     .map((d) => join(d, 'suite.json'))
     .find(existsSync);
   const suite = suiteFile
-    ? (JSON.parse(readFileSync(suiteFile, 'utf8')) as { id: string; criteria: string[]; direction: 'return' })
+    ? (JSON.parse(readText(suiteFile)) as { id: string; criteria: string[]; direction: 'return' })
     : { id: 'loose', criteria: ['correctness'], direction: 'return' as const };
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(readText(file));
   } catch (err) {
     throw new InputError('case_invalid', `${file}: (file): not valid JSON: ${(err as Error).message}`);
   }

@@ -1,0 +1,88 @@
+import type { ResultRow } from '../types.ts';
+import type { BaselineArm } from './baseline.ts';
+import type { GateCheck } from './gate.ts';
+
+/** `provider:model` per role of an arm's rows, sorted (what a baseline arm records). */
+export function armModels(rows: readonly ResultRow[]): {
+  source: string[];
+  receiver: string[];
+  judge: string[];
+} {
+  const uniq = (f: (r: ResultRow) => string) => [...new Set(rows.map(f))].sort();
+  return {
+    source: uniq((r) => r.source_model),
+    receiver: uniq((r) => r.receiver_model),
+    judge: uniq((r) => r.judge_model),
+  };
+}
+
+/** JSON with object keys sorted, so equal params compare equal whatever their key order. */
+function canonicalJson(value: unknown): string {
+  return (
+    JSON.stringify(value, (_key, v: unknown) =>
+      v && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+        : v,
+    ) ?? 'undefined'
+  );
+}
+
+export interface ArmDifferences {
+  /** Strategy, param values or models that differ: the arm is not the baseline's arm. */
+  differs: string[];
+  /** Params on one side only (a param added or removed since): listed, not held against the run. */
+  oneSided: string[];
+}
+
+/**
+ * What separates a run's arm from the baseline's arm of the same name: its strategy, the resolved
+ * value of a param both sides have, and — when the baseline records them — the models per role.
+ * Scores from a differently configured arm are not a like-for-like comparison, so such an arm's
+ * baseline checks cannot evaluate. A param only one side has is most often one added since the
+ * baseline, at a default that keeps the old behaviour; it is listed, not failed.
+ */
+export function armDifferences(
+  current: { strategy: string; params: Record<string, unknown> },
+  rows: readonly ResultRow[],
+  ba: BaselineArm,
+): ArmDifferences {
+  const differs: string[] = [];
+  const oneSided: string[] = [];
+  if (current.strategy !== ba.strategy) differs.push(`strategy ${ba.strategy} → ${current.strategy}`);
+  for (const key of [...new Set([...Object.keys(ba.params), ...Object.keys(current.params)])].sort()) {
+    const inBase = key in ba.params;
+    const inRun = key in current.params;
+    const show = (v: unknown) => (typeof v === 'string' ? v : canonicalJson(v));
+    if (inBase && inRun) {
+      if (canonicalJson(ba.params[key]) !== canonicalJson(current.params[key]))
+        differs.push(`params.${key} ${show(ba.params[key])} → ${show(current.params[key])}`);
+    } else
+      oneSided.push(
+        `params.${key} only in the ${inRun ? 'run' : 'baseline'} (${canonicalJson(inRun ? current.params[key] : ba.params[key])})`,
+      );
+  }
+  if (ba.models) {
+    const models = armModels(rows);
+    for (const role of ['source', 'receiver', 'judge'] as const) {
+      const b = ba.models[role].join(', ');
+      const r = models[role].join(', ');
+      if (b !== r) differs.push(`models.${role} ${b || '–'} → ${r || '–'}`);
+    }
+  }
+  return { differs, oneSided };
+}
+
+export function configCheck(at: { suite: string; arm: string }, differs: string[]): GateCheck {
+  return {
+    ...at,
+    kind: 'config',
+    criterion: null,
+    baseline: null,
+    current: null,
+    delta: null,
+    ci: null,
+    limit: null,
+    verdict: 'cannot evaluate',
+    reason: `not like-for-like, not compared with the baseline: ${differs.join('; ')}`,
+  };
+}
