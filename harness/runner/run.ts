@@ -8,6 +8,7 @@ import { createCallPath } from './calls.ts';
 import { executeCell } from './execute-cell.ts';
 import { HandoffMemo } from './handoff-memo.ts';
 import { Journal, readJsonl } from './journal.ts';
+import { latestRows } from './latest-rows.ts';
 import { planCells, type PlannedCell } from './plan.ts';
 import type { Progress, Reporter } from './reporters.ts';
 import { openCache } from '../cache/index.ts';
@@ -23,6 +24,8 @@ export interface RunOptions {
   reporters?: Reporter[];
   /** An existing run directory: only cells missing from its journal run, planned from its own config.json. */
   resumeDir?: string;
+  /** With resumeDir: cells whose latest row is an error run again too (the journal keeps every attempt). */
+  retryErrors?: boolean;
   signal?: AbortSignal;
 }
 
@@ -79,6 +82,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       cache,
       reporters: opts.reporters ?? [],
       signal: opts.signal,
+      retryErrors: Boolean(resume && opts.retryErrors),
     });
   } finally {
     cache?.close();
@@ -88,8 +92,10 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   const interrupted = Boolean(opts.signal?.aborted);
   for (const r of opts.reporters ?? []) r.onRunEnd?.(progress.progress, interrupted);
   // The journal's rows, without reading it back: those found at the start plus those appended since.
-  const rows = uniqueRows([...progress.prior, ...progress.rows]);
-  if (!interrupted) await writeReports(dir, rows);
+  // The reports get all of them (and apply the latest-row rule themselves, counting what it replaced).
+  const journal = [...progress.prior, ...progress.rows];
+  if (!interrupted) await writeReports(dir, journal);
+  const rows = latestRows(journal).rows;
   return {
     runId,
     dir,
@@ -113,6 +119,7 @@ interface ExecuteArgs {
   cache: ResponseCache | null;
   reporters: Reporter[];
   signal?: AbortSignal;
+  retryErrors: boolean;
 }
 
 interface Executed {
@@ -129,7 +136,7 @@ async function executeCells(a: ExecuteArgs): Promise<Executed> {
   const calls = new Journal<CallRecord>(join(a.dir, 'calls.jsonl'), 256);
   const results = new Journal<ResultRow>(a.journalPath, 64, 200, { beforeFlush: () => calls.flush() });
   const prior = readJsonl<ResultRow>(a.journalPath);
-  const done = new Set(prior.map((r) => r.cell_id));
+  const done = doneCells(prior, a.retryErrors);
   const rows: ResultRow[] = [];
   const todo = cells.filter((c) => !done.has(c.id));
   const { cache } = a;
@@ -242,8 +249,8 @@ function createTurnYield(everyMs: number): () => Promise<void> | undefined {
   };
 }
 
-/** One row per cell: the journal is append-only, so a duplicate could only come from outside; the first wins. */
-function uniqueRows(rows: ResultRow[]): ResultRow[] {
-  const seen = new Set<string>();
-  return rows.filter((r) => !seen.has(r.cell_id) && (seen.add(r.cell_id), true));
+/** Cells a resume does not run again: those with a row, or with `retryErrors` those whose latest row is ok. */
+export function doneCells(journal: readonly ResultRow[], retryErrors: boolean): Set<string> {
+  const latest = latestRows(journal).rows;
+  return new Set(latest.filter((r) => !retryErrors || r.status === 'ok').map((r) => r.cell_id));
 }

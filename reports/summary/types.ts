@@ -19,7 +19,7 @@ export interface Summary {
   cells: number;
   ok: number;
   errors: number;
-  /** Rows whose cell_id appeared more than once in the journal (the last one was used). */
+  /** Rows replaced by a later row of the same cell_id (a retried error, a cell journalled twice); the latest counts. */
   duplicates: number;
   method: MethodNote;
   suites: SuiteSummary[];

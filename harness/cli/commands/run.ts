@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { loadConfig } from '../../config/load-config.ts';
-import { runExperiment } from '../../runner/run.ts';
+import { doneCells, runExperiment } from '../../runner/run.ts';
+import { InputError } from '../../errors.ts';
+import type { ResultRow } from '../../types.ts';
 import { dryRun, renderDryRun } from '../../runner/dry-run.ts';
 import { openResume } from '../../runner/run-dir.ts';
 import { readJsonl } from '../../runner/journal.ts';
@@ -23,6 +25,7 @@ interface RunArgs {
   cache: boolean;
   quiet: boolean;
   resume?: string;
+  retryErrors: boolean;
   shard?: string;
   dryRun: boolean;
 }
@@ -50,6 +53,11 @@ export const runCommand: CommandModule<object, RunArgs> = {
         type: 'string',
         describe: 'an earlier run directory: run only the cells missing from its journal',
       })
+      .option('retry-errors', {
+        type: 'boolean',
+        default: false,
+        describe: 'with --resume: run the error cells again too (the journal keeps every attempt)',
+      })
       .option('shard', { type: 'string', describe: 'run shard i/n of the cells (deterministic by cell id)' })
       .option('dry-run', {
         type: 'boolean',
@@ -57,6 +65,8 @@ export const runCommand: CommandModule<object, RunArgs> = {
         describe: 'print the cells, model calls per role, estimated tokens and cost per arm; call nothing',
       }) as never,
   handler: async (args) => {
+    if (args.retryErrors && !args.resume)
+      throw new InputError('usage', '--retry-errors: only with --resume <run-dir>');
     const config = await loadConfig(args.config, {
       suite: args.suite,
       arm: args.arm,
@@ -73,7 +83,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       // With --resume: what finishing that run would cost (its own plan, minus the journalled cells).
       const resume = args.resume ? openResume(args.resume, config) : undefined;
       const skip = resume
-        ? new Set(readJsonl<{ cell_id: string }>(join(resume.dir, 'results.jsonl')).map((r) => r.cell_id))
+        ? doneCells(readJsonl<ResultRow>(join(resume.dir, 'results.jsonl')), args.retryErrors)
         : undefined;
       process.stdout.write(`${renderDryRun(await dryRun(resume?.config ?? config, { skip }))}\n`);
       return;
@@ -84,6 +94,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       const outcome = await runExperiment({
         config,
         resumeDir: args.resume,
+        retryErrors: args.retryErrors,
         signal: controller.signal,
         reporters: args.quiet ? [] : [createProgressReporter()],
       });
