@@ -413,10 +413,11 @@ export interface Provider {
   id: string;
   generate: (request: ModelRequest, options?: GenerateOptions) => Promise<ModelResponse>;
   /**
-   * What besides the request changes the output (e.g. the base URL of an OpenAI-compatible server);
-   * part of the response-cache key. Optional.
+   * What besides the request changes the output: the base URL of an OpenAI-compatible server, the
+   * wire options derived from it, the sim's rates and behaviour version. Part of the response-cache
+   * key; a function when it depends on the model. Optional.
    */
-  cacheScope?: string;
+  cacheScope?: string | ((model: string) => string);
   /** Release sockets/handles. */
   close?: () => Promise<void>;
 }

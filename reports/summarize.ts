@@ -1,7 +1,7 @@
 import type { ResultRow } from '../harness/types.ts';
 import { latestRows } from '../harness/runner/latest-rows.ts';
 import type { ArmSummary, MethodNote, Summary, SuiteSummary } from './summary/types.ts';
-import { costSummary, latencySummary, tokenSummary, withBaseline } from './summary/usage.ts';
+import { callSummary, costSummary, latencySummary, tokenSummary, withBaseline } from './summary/usage.ts';
 import { overstatedSummary, survivalSummary } from './summary/survival.ts';
 import {
   ALPHA,
@@ -119,6 +119,7 @@ function suiteSummary(suite: string, rows: ResultRow[]): SuiteSummary {
       overstated: overstatedSummary(p.ok),
       checks: checkSummary(p.ok),
       cost: costSummary(p.g),
+      calls: callSummary(p.g),
     };
   });
   return {

@@ -1,7 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import type { ModelRequest, ModelResponse, Provider } from '../types.ts';
 import type { ResolvedConfig } from '../config/types.ts';
-import { fromAnthropicReply, toAnthropicBody, type AnthropicReply } from './wire-anthropic.ts';
+import {
+  ANTHROPIC_WIRE_VERSION,
+  fromAnthropicReply,
+  toAnthropicBody,
+  type AnthropicReply,
+} from './wire-anthropic.ts';
 import {
   callOptions,
   isUserAbort,
@@ -46,7 +51,7 @@ export async function createAnthropicProvider(
   ) as unknown as MessagesClient;
   return {
     id: 'anthropic',
-    cacheScope: settings.baseURL ?? '',
+    cacheScope: `anthropic wire/${ANTHROPIC_WIRE_VERSION} ${settings.baseURL ?? 'https://api.anthropic.com'}`,
     async generate(req: ModelRequest, opts = {}): Promise<ModelResponse> {
       const body = toAnthropicBody(req);
       const tag: AttemptTag = { attempts: 0 };

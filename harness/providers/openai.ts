@@ -2,7 +2,13 @@ import { performance } from 'node:perf_hooks';
 import type { ModelRequest, ModelResponse, Provider, Usage } from '../types.ts';
 import type { ResolvedConfig } from '../config/types.ts';
 import { countTokens, requestTokens } from '../tokens.ts';
-import { fromOpenAIReply, toOpenAIBody, type OpenAIReply, type OpenAIWireOptions } from './wire-openai.ts';
+import {
+  OPENAI_WIRE_VERSION,
+  fromOpenAIReply,
+  toOpenAIBody,
+  type OpenAIReply,
+  type OpenAIWireOptions,
+} from './wire-openai.ts';
 import {
   callOptions,
   isUserAbort,
@@ -50,7 +56,8 @@ export async function createOpenAIProvider(
   };
   return {
     id: 'openai',
-    cacheScope: settings.baseURL ?? '',
+    // What the base URL decides is in the scope explicitly: the token field and the seed change the request.
+    cacheScope: `openai wire/${OPENAI_WIRE_VERSION} ${settings.baseURL ?? 'https://api.openai.com/v1'} ${wire.tokenField}${wire.sendSeed ? ' seed' : ''}`,
     async generate(req: ModelRequest, opts = {}): Promise<ModelResponse> {
       const body = toOpenAIBody(req, wire);
       const tag: AttemptTag = { attempts: 0 };

@@ -1,6 +1,13 @@
 import type { ChatMessage, ModelRequest, ToolCall, ToolChoice, Usage } from '../types.ts';
 import { calledToolNames, createIdMap, normalizeMessages } from './wire-shared.ts';
 
+/**
+ * The version of the mapping below: **bump it when toAnthropicBody changes what it sends** for a given
+ * request. It is in the provider's response-cache scope, so a new mapping never replays answers to the
+ * old one.
+ */
+export const ANTHROPIC_WIRE_VERSION = 1;
+
 /** The Messages API request body we send (a structural subset of the SDK's MessageCreateParams). */
 export interface AnthropicBody {
   model: string;

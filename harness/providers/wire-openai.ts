@@ -1,6 +1,13 @@
 import type { ModelRequest, ToolCall, ToolChoice, Usage } from '../types.ts';
 import { argsText, createIdMap, normalizeMessages, numericSeed, parseArguments } from './wire-shared.ts';
 
+/**
+ * The version of the mapping below: **bump it when toOpenAIBody changes what it sends** for a given
+ * request. It is in the provider's response-cache scope, with the wire options, so a new mapping never
+ * replays answers to the old one.
+ */
+export const OPENAI_WIRE_VERSION = 1;
+
 /** The Chat Completions request body we send (a structural subset of the SDK's params). */
 export interface OpenAIBody {
   model: string;

@@ -146,13 +146,16 @@ async function executeCells(a: ExecuteArgs): Promise<Executed> {
     errors: 0,
     tokens: 0,
     costUsd: 0,
+    calls: 0,
     cacheHits: 0,
     elapsedMs: 0,
   };
   const onCall = (r: CallRecord) => {
     calls.append(r);
+    progress.calls++;
     // Money actually spent in this process: cache hits cost nothing now.
-    if (!r.cached) progress.costUsd += r.costUsd;
+    if (r.cached) progress.cacheHits++;
+    else progress.costUsd += r.costUsd;
   };
   const callPath = createCallPath({ config, providers: a.providers, cache, runId: a.runId, onCall });
   const started = Date.now();
@@ -171,7 +174,6 @@ async function executeCells(a: ExecuteArgs): Promise<Executed> {
     progress.done++;
     progress.errors += row.status === 'error' ? 1 : 0;
     progress.tokens += row.input_tokens + row.output_tokens;
-    progress.cacheHits += row.cached_calls;
     progress.elapsedMs = Date.now() - started;
     for (const r of reporters) r.onCellEnd?.(row, progress);
   };

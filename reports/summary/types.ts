@@ -74,6 +74,8 @@ export interface ArmSummary {
   /** Deterministic checks (recap signature, hand-off language, markers, pairing, second assignment): failed of n ok cells, by check name. */
   checks: Record<string, { failed: number; n: number }>;
   cost: { usd: number; perCellUsd: number | null; judgeUsd: number };
+  /** Model calls of the arm's cells (judge calls included) and how many the response cache served. */
+  calls: { model: number; cached: number };
 }
 
 /** Means over ok cells. */

@@ -7,7 +7,7 @@ import type { ResultRow } from '../../types.ts';
 import { dryRun, renderDryRun } from '../../runner/dry-run.ts';
 import { openResume } from '../../runner/run-dir.ts';
 import { readJsonl } from '../../runner/journal.ts';
-import { createProgressReporter } from '../../runner/reporters.ts';
+import { createProgressReporter, type Progress } from '../../runner/reporters.ts';
 import { summarize } from '../../../reports/summarize.ts';
 import { renderMarkdown } from '../../../reports/markdown.ts';
 import { exitState } from '../exit.ts';
@@ -108,9 +108,16 @@ export const runCommand: CommandModule<object, RunArgs> = {
       }
       // The headline table per suite; the full statistics are in report.md / report.html.
       process.stdout.write(`${renderMarkdown(summarize(outcome.rows), { brief: true })}\n`);
+      if (config.cache.enabled) process.stdout.write(`${cacheLine(outcome.progress)}\n`);
       process.stdout.write(`run directory: ${outcome.dir}\n`);
     } finally {
       release();
     }
   },
 };
+
+/** A re-run against a fixed server can replay what an old one said: say how much came from the cache. */
+export function cacheLine(p: Pick<Progress, 'calls' | 'cacheHits'>): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `${n(p.cacheHits)} of ${n(p.calls)} model calls served from the response cache (--no-cache to bypass)`;
+}

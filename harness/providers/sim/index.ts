@@ -1,4 +1,6 @@
+import { hash } from 'node:crypto';
 import type { ModelRequest, ModelResponse, Provider, ToolCall } from '../../types.ts';
+import { canonicalJson } from '../../cache/canonical-json.ts';
 import { countTokens, requestTokens } from '../../tokens.ts';
 import { readContext } from './context.ts';
 import { simAnswer } from './answer.ts';
@@ -33,14 +35,38 @@ const behaviours: Partial<Record<ModelRequest['purpose'], SimBehaviour>> = {
 };
 
 /**
+ * The version of the sim's behaviour: **bump it with every change to what the sim answers** for a
+ * given request (a behaviour file, a matcher it uses, a default rate). It is part of the response-cache
+ * key of every sim call, so answers of an older sim are never served to a newer one.
+ */
+export const SIM_BEHAVIOUR_VERSION = 2;
+
+/**
+ * What besides the request decides a sim answer, as a response-cache scope: the behaviour version,
+ * the resolved rates of the model's size and the judge options. Hashed once per size, not per call.
+ */
+export function simCacheScope(
+  rates: SimRates,
+  judge: SimJudgeOptions,
+  version: number = SIM_BEHAVIOUR_VERSION,
+): string {
+  return `sim/v${version}/${hash('sha256', canonicalJson({ rates, judge }), 'hex').slice(0, 32)}`;
+}
+
+/**
  * The deterministic, seeded, offline provider (DESIGN §4). Same request + seed → same response.
  * Latency is modelled (base + prefill + decode per token), not slept.
  */
 export function createSimProvider(options: SimOptions = {}): Provider {
   const rates = resolveRates(options.sizes);
   const judge = { ...defaultSimJudge, ...options.judge };
+  const scopes = new Map(
+    (Object.keys(rates) as SimSize[]).map((size) => [size, simCacheScope(rates[size], judge)]),
+  );
   return {
     id: 'sim',
+    // An unknown model gets no scope of its own: its call fails, and failures are never cached.
+    cacheScope: (model) => scopes.get(model.replace(/^sim-/, '') as SimSize) ?? 'sim/unknown-model',
     async generate(req: ModelRequest): Promise<ModelResponse> {
       const r = rates[sizeOf(req.model)];
       const behaviour = behaviours[req.purpose];
