@@ -46,12 +46,13 @@ export async function createAnthropicProvider(
   );
   const { default: Anthropic } = await import('@anthropic-ai/sdk');
   const { options, transport } = sdkOptions(settings);
+  const baseURL = settings.baseURL ?? 'https://api.anthropic.com';
   const client = new Anthropic(
     options as ConstructorParameters<typeof Anthropic>[0],
   ) as unknown as MessagesClient;
   return {
     id: 'anthropic',
-    cacheScope: `anthropic wire/${ANTHROPIC_WIRE_VERSION} ${settings.baseURL ?? 'https://api.anthropic.com'}`,
+    cacheScope: `anthropic wire/${ANTHROPIC_WIRE_VERSION} ${baseURL}`,
     async generate(req: ModelRequest, opts = {}): Promise<ModelResponse> {
       const body = toAnthropicBody(req);
       const tag: AttemptTag = { attempts: 0 };
@@ -71,7 +72,7 @@ export async function createAnthropicProvider(
         };
       } catch (err) {
         if (isUserAbort(err)) throw err;
-        throw toProviderError('anthropic', req.model, err, tag);
+        throw toProviderError('anthropic', req.model, err, tag, baseURL);
       }
     },
     async close() {

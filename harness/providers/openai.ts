@@ -48,6 +48,7 @@ export async function createOpenAIProvider(
   );
   const { default: OpenAI } = await import('openai');
   const { options, transport } = sdkOptions(settings);
+  const baseURL = settings.baseURL ?? 'https://api.openai.com/v1';
   const client = new OpenAI(options as ConstructorParameters<typeof OpenAI>[0]) as unknown as ChatClient;
   const official = !settings.baseURL || /api\.openai\.com/.test(settings.baseURL);
   const wire: OpenAIWireOptions = {
@@ -57,7 +58,7 @@ export async function createOpenAIProvider(
   return {
     id: 'openai',
     // What the base URL decides is in the scope explicitly: the token field and the seed change the request.
-    cacheScope: `openai wire/${OPENAI_WIRE_VERSION} ${settings.baseURL ?? 'https://api.openai.com/v1'} ${wire.tokenField}${wire.sendSeed ? ' seed' : ''}`,
+    cacheScope: `openai wire/${OPENAI_WIRE_VERSION} ${baseURL} ${wire.tokenField}${wire.sendSeed ? ' seed' : ''}`,
     async generate(req: ModelRequest, opts = {}): Promise<ModelResponse> {
       const body = toOpenAIBody(req, wire);
       const tag: AttemptTag = { attempts: 0 };
@@ -79,7 +80,7 @@ export async function createOpenAIProvider(
         };
       } catch (err) {
         if (isUserAbort(err)) throw err;
-        throw toProviderError('openai', req.model, err, tag);
+        throw toProviderError('openai', req.model, err, tag, baseURL);
       }
     },
     async close() {

@@ -90,17 +90,25 @@ interface SdkErrorShape {
   message?: string;
   status?: number;
   requestID?: string | null;
+  /** OpenAI: the body's error object; Anthropic: the whole body ({type: 'error', error: {...}}). */
+  error?: { message?: unknown; code?: unknown; error?: { message?: unknown } } | null;
+  /** Anthropic: the body's error.message. */
+  apiMessage?: string | null;
+  /** OpenAI: the body's error.code. */
+  code?: unknown;
 }
 
 /**
- * An SDK error → ProviderError with the HTTP status and the request id, the SDK error kept as the
- * cause. Retries were the SDK's; `attempts` says how many it made.
+ * An SDK error → ProviderError with the HTTP status, the request id and the row's error_code, the SDK
+ * error kept as the cause. Retries were the SDK's; `attempts` says how many it made. `baseURL` is the
+ * endpoint the client used, named when the error stops the run.
  */
 export function toProviderError(
   provider: string,
   model: string,
   err: unknown,
   tag: AttemptTag,
+  baseURL: string,
 ): ProviderError {
   const e = (err ?? {}) as SdkErrorShape;
   const status = typeof e.status === 'number' ? e.status : undefined;
@@ -115,15 +123,46 @@ export function toProviderError(
           ? 'connection failed'
           : (cls ?? 'error');
   const attempts = Math.max(1, tag.attempts);
-  const detail = (e.message ?? String(err)).split('\n')[0]!.slice(0, 300);
+  const detail = (vendorMessage(e) ?? e.message ?? String(err)).split('\n')[0]!.slice(0, 300);
+  const { code, fatal } = classify(status, e, detail);
   const error = new ProviderError(
     provider,
     `${provider} ${model}: ${kind} after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${detail}`,
     status,
     requestId,
-    { cause: err },
+    { cause: err, code, fatal, baseURL },
   );
   return Object.assign(error, { retries: attempts - 1 });
+}
+
+/** The provider's own words (the body's error message), without the SDK's status prefix. */
+function vendorMessage(e: SdkErrorShape): string | undefined {
+  const m = e.apiMessage ?? e.error?.message ?? e.error?.error?.message;
+  return typeof m === 'string' && m.trim() !== '' ? m : undefined;
+}
+
+/** What a request too long for the model's window reads like: OpenAI, Anthropic, vLLM, llama.cpp, LM Studio. */
+const CONTEXT_LENGTH =
+  /context[_ ]length|context window|context limit|maximum context|prompt is too long|exceeds? the (available )?context|too many tokens/i;
+
+/**
+ * The row's error_code, and whether every later call would fail the same way. 401 / 403 / 404 (a
+ * rejected key, a forbidden model or endpoint, an unknown model or a wrong base URL) are fatal: the SDK
+ * does not retry them, and no other cell would get a different answer. A context-length 400 is the
+ * cell's own (another cell's request may fit), with the same code the sim's window gives.
+ */
+function classify(
+  status: number | undefined,
+  e: SdkErrorShape,
+  detail: string,
+): { code: string; fatal: boolean } {
+  if (status === 401) return { code: 'unauthorized', fatal: true };
+  if (status === 403) return { code: 'forbidden', fatal: true };
+  if (status === 404 || e.code === 'model_not_found') return { code: 'model_not_found', fatal: true };
+  if (status !== undefined && status >= 400 && status < 500 && status !== 429)
+    if (e.code === 'context_length_exceeded' || CONTEXT_LENGTH.test(detail))
+      return { code: 'context_length_exceeded', fatal: false };
+  return { code: 'provider_error', fatal: false };
 }
 
 /** The retries a failed call made (the SDK's, counted by the transport); 0 when unknown. */

@@ -50,7 +50,7 @@ export async function dryRun(
 ): Promise<DryRunReport> {
   const suites = await loadSuites(config.casesDir, config.suites);
   const cells = planCells(suites, config).filter((c) => !opts.skip?.has(c.id));
-  const stand = createSimProvider(config.sim);
+  const stand = createSimProvider(config.sim, { windows: false });
   const arms = new Map<string, ArmEstimate>();
   const unpriced = new Set<string>();
   const unsimulated = new Set<string>();

@@ -19,7 +19,17 @@ import {
  * bench/mock-server.ts). GET /__stats returns the counters as JSON; POST /__reset zeroes them.
  */
 export type Fault =
-  | { type: 'status'; status: number; retryAfter?: string; retryAfterMs?: number; message?: string }
+  | {
+      type: 'status';
+      status: number;
+      retryAfter?: string;
+      retryAfterMs?: number;
+      message?: string;
+      /** The error body's type (Anthropic `error.type`, OpenAI `error.type`). @default by status */
+      errorType?: string;
+      /** OpenAI's `error.code` (e.g. context_length_exceeded, model_not_found). */
+      code?: string;
+    }
   | { type: 'slow'; delayMs: number }
   | { type: 'drop' }
   /** 200 headers and half a body, then the connection is cut. */
@@ -162,8 +172,9 @@ export async function startMockLlmServer(options: MockServerOptions = {}): Promi
           fault.status,
           errorBody(
             protocol,
-            fault.status === 429 ? 'rate_limit_error' : 'api_error',
+            fault.errorType ?? (fault.status === 429 ? 'rate_limit_error' : 'api_error'),
             fault.message ?? `injected ${fault.status}`,
+            fault.code,
           ),
           extra,
         );
@@ -241,10 +252,10 @@ function send(
   res.end(text);
 }
 
-function errorBody(protocol: Protocol, type: string, message: string): unknown {
+function errorBody(protocol: Protocol, type: string, message: string, code?: string): unknown {
   return protocol === 'anthropic'
     ? { type: 'error', error: { type, message } }
-    : { error: { message, type, param: null, code: null } };
+    : { error: { message, type, param: null, code: code ?? null } };
 }
 
 /** Faults on a fixed rhythm of first attempts (retries succeed, so every call recovers). */

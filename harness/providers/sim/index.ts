@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import type { ModelRequest, ModelResponse, Provider, ToolCall } from '../../types.ts';
 import { canonicalJson } from '../../cache/canonical-json.ts';
 import { countTokens, requestTokens } from '../../tokens.ts';
+import { ProviderError } from '../../errors.ts';
 import { readContext } from './context.ts';
 import { simAnswer } from './answer.ts';
 import { simSummarize } from './summarize.ts';
@@ -39,7 +40,7 @@ const behaviours: Partial<Record<ModelRequest['purpose'], SimBehaviour>> = {
  * given request (a behaviour file, a matcher it uses, a default rate). It is part of the response-cache
  * key of every sim call, so answers of an older sim are never served to a newer one.
  */
-export const SIM_BEHAVIOUR_VERSION = 3;
+export const SIM_BEHAVIOUR_VERSION = 4;
 
 /**
  * What besides the request decides a sim answer, as a response-cache scope: the behaviour version,
@@ -55,9 +56,13 @@ export function simCacheScope(
 
 /**
  * The deterministic, seeded, offline provider (DESIGN §4). Same request + seed → same response.
- * Latency is modelled (base + prefill + decode per token), not slept.
+ * Latency is modelled (base + prefill + decode per token), not slept. `windows: false` drops the
+ * context windows (the dry run's stand-in sizes requests meant for providers with windows of their own).
  */
-export function createSimProvider(options: SimOptions = {}): Provider {
+export function createSimProvider(
+  options: SimOptions = {},
+  { windows = true }: { windows?: boolean } = {},
+): Provider {
   const rates = resolveRates(options.sizes);
   const judge = { ...defaultSimJudge, ...options.judge };
   const scopes = new Map(
@@ -71,8 +76,9 @@ export function createSimProvider(options: SimOptions = {}): Provider {
       const r = rates[sizeOf(req.model)];
       const behaviour = behaviours[req.purpose];
       if (!behaviour) throw new Error(`sim provider: no behaviour for call purpose "${req.purpose}"`);
-      const out = behaviour(req, r, judge);
       const inputTokens = requestTokens(req);
+      if (windows) checkWindow(req, inputTokens, r.contextWindowTokens);
+      const out = behaviour(req, r, judge);
       const outputTokens = Math.max(
         1,
         countTokens(out.text) +
@@ -95,6 +101,19 @@ export function createSimProvider(options: SimOptions = {}): Provider {
       };
     },
   };
+}
+
+/** The request a real provider would refuse with a context-length 400 is refused the same way. */
+function checkWindow(req: ModelRequest, inputTokens: number, window: number): void {
+  if (inputTokens + req.maxTokens <= window) return;
+  const n = (x: number) => x.toLocaleString('en-US');
+  throw new ProviderError(
+    'sim',
+    `sim ${req.model}: HTTP 400 context length exceeded: ${n(inputTokens)} input + ${n(req.maxTokens)} max output tokens > ${n(window)} context window`,
+    400,
+    undefined,
+    { code: 'context_length_exceeded' },
+  );
 }
 
 function resolveRates(overrides: SimOptions['sizes'] = {}): Record<SimSize, SimRates> {

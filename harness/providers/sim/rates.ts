@@ -44,6 +44,13 @@ export interface SimRates {
   backgroundLeakOrchestration: number;
   /** latency model (ms): base + prefill per input token + decode per output token. */
   latency: { baseMs: number; prefillMsPerToken: number; decodeMsPerToken: number };
+  /**
+   * Context window in tokens: a request whose input (o200k count) plus max output tokens exceeds it
+   * fails as a real provider's context-length 400 does (error_code context_length_exceeded). 200,000
+   * for every size: the sizes stand for the default config's Anthropic models (claude-haiku-4-5 for
+   * small, claude-sonnet-4-5 for large and the judge), whose standard window is 200k tokens.
+   */
+  contextWindowTokens: number;
 }
 
 export type SimSize = 'small' | 'large' | 'judge';
@@ -68,6 +75,7 @@ const large: SimRates = {
   contractSlotCaveat: 0.995,
   backgroundLeakOrchestration: 0.1,
   latency: { baseMs: 600, prefillMsPerToken: 0.14, decodeMsPerToken: 18 },
+  contextWindowTokens: 200_000,
 };
 
 const small: SimRates = {
