@@ -52,8 +52,9 @@ export async function main(argv: string[]): Promise<number> {
     await cli.parseAsync();
     return exitState.code;
   } catch (err) {
-    if (err instanceof InputError) {
-      process.stderr.write(`handoff-eval: ${err.message}\n`);
+    // yargs re-throws what a flag's coerce threw (a checked numeric flag) as a YError with its message.
+    if (err instanceof InputError || (err as Error)?.name === 'YError') {
+      process.stderr.write(`handoff-eval: ${(err as Error).message}\n`);
       return 2;
     }
     const e = err as Error;

@@ -1,5 +1,6 @@
 import { ConfigError } from '../errors.ts';
 import { resolveGateThresholds } from '../gate/thresholds.ts';
+import { checkNumberFlag, type NumberRule } from './numeric-flags.ts';
 import type {
   ConfigFlags,
   ModelSpec,
@@ -88,13 +89,16 @@ export function resolveConfig(
     configFile: file,
     suites: resolveSuites(user.suites, flags.suite, check),
     arms: flags.arm?.length ? flags.arm : (check.stringArray(user.arms, 'arms') ?? 'all'),
-    reps: flags.reps ?? check.positiveInt(user.reps, 'reps') ?? defaults.reps,
-    seed: flags.seed ?? check.int(user.seed, 'seed') ?? defaults.seed,
+    reps:
+      flag('--reps', flags.reps, 'positive integer') ?? check.positiveInt(user.reps, 'reps') ?? defaults.reps,
+    seed: flag('--seed', flags.seed, 'integer') ?? check.int(user.seed, 'seed') ?? defaults.seed,
     provider,
     models,
     judge,
     concurrency:
-      flags.concurrency ?? check.positiveInt(user.concurrency, 'concurrency') ?? defaults.concurrency,
+      flag('--concurrency', flags.concurrency, 'positive integer') ??
+      check.positiveInt(user.concurrency, 'concurrency') ??
+      defaults.concurrency,
     budgetTokens: check.positiveInt(user.budgetTokens, 'budgetTokens') ?? defaults.budgetTokens,
     cache: {
       enabled: cacheEnabled,
@@ -112,6 +116,11 @@ export function resolveConfig(
     quiet: flags.quiet ?? false,
     shard: parseShard(flags.shard, where),
   };
+}
+
+/** A flag overrides its config field only after passing the same check (a flag is named as itself). */
+function flag(name: string, value: number | undefined, rule: NumberRule): number | undefined {
+  return value === undefined ? undefined : checkNumberFlag(name, value, rule);
 }
 
 function resolveProvider(

@@ -47,11 +47,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   const config = resume?.config ?? opts.config;
   const suites = await loadSuites(config.casesDir, config.suites);
   const cells = planCells(suites, config);
-  if (cells.length === 0)
-    throw new InputError(
-      'nothing_to_run',
-      `${config.configFile ?? 'config'}: suites: no cells to run (no suites or cases under "${config.casesDir}", or every arm filtered out)`,
-    );
+  if (cells.length === 0) throw nothingToRun(suites, config);
   // Providers first: a missing key fails here, before the run directory or any call exists.
   const providers = await createProviders(config);
   let run: RunDir;
@@ -104,6 +100,20 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     progress: progress.progress,
     ...(resume ? { resumeDiffers: resume.differs } : {}),
   };
+}
+
+/** Zero cells planned: the run would write an empty report and pass; say which setting emptied it. */
+function nothingToRun(suites: Awaited<ReturnType<typeof loadSuites>>, config: ResolvedConfig): InputError {
+  const unsharded = config.shard ? planCells(suites, { ...config, shard: null }).length : 0;
+  if (config.shard && unsharded > 0)
+    return new InputError(
+      'nothing_to_run',
+      `--shard ${config.shard.index}/${config.shard.count}: none of the ${unsharded} planned cells falls in this shard`,
+    );
+  return new InputError(
+    'nothing_to_run',
+    `${config.configFile ?? 'config'}: suites: no cells to run (no suites or cases under "${config.casesDir}", or every arm filtered out)`,
+  );
 }
 
 /** Cells start for at most this long between two event-loop turns (cells already running finish first). */

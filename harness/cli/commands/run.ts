@@ -3,6 +3,7 @@ import type { CommandModule } from 'yargs';
 import { loadConfig } from '../../config/load-config.ts';
 import { doneCells, runExperiment } from '../../runner/run.ts';
 import { InputError } from '../../errors.ts';
+import { numberFlag } from '../../config/numeric-flags.ts';
 import type { ResultRow } from '../../types.ts';
 import { dryRun, renderDryRun } from '../../runner/dry-run.ts';
 import { openResume } from '../../runner/run-dir.ts';
@@ -39,9 +40,17 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('suite', { type: 'string', array: true, describe: 'only these suites' })
       .option('arm', { type: 'string', array: true, describe: 'only these arms' })
       .option('provider', { type: 'string', describe: 'provider for every role: sim | anthropic | openai' })
-      .option('reps', { type: 'number', describe: 'repetitions per case × arm' })
-      .option('seed', { type: 'number', describe: 'run seed' })
-      .option('concurrency', { type: 'number', describe: 'cells in flight' })
+      .option('reps', {
+        type: 'string',
+        coerce: numberFlag('--reps', 'positive integer'),
+        describe: 'repetitions per case × arm',
+      })
+      .option('seed', { type: 'string', coerce: numberFlag('--seed', 'integer'), describe: 'run seed' })
+      .option('concurrency', {
+        type: 'string',
+        coerce: numberFlag('--concurrency', 'positive integer'),
+        describe: 'cells in flight',
+      })
       .option('out', { type: 'string', describe: 'runs directory (default: runs)' })
       .option('cache', {
         type: 'boolean',
