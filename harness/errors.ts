@@ -123,6 +123,11 @@ export class ProviderError extends HarnessError {
   }
 }
 
+/** A provider error after which every later call would fail the same way: the run stops. */
+export function isFatal(err: unknown): err is ProviderError {
+  return err instanceof ProviderError && err.fatal;
+}
+
 /** A receiver answer no score can be given to: empty, refused, or stopped by a content filter. */
 export class UnusableAnswerError extends HarnessError {
   constructor(

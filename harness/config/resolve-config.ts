@@ -56,6 +56,7 @@ export function resolveConfig(
     'providers',
     'prices',
     'gate',
+    'maxErrorRate',
     'strategies',
   ]);
   for (const key of Object.keys(user))
@@ -85,6 +86,7 @@ export function resolveConfig(
       `unknown model alias "${judge.model}"; valid: ${Object.keys(models).join(', ')}`,
     );
   const cacheEnabled = flags.cache === false ? false : user.cache !== false;
+  const gate = resolveGateThresholds({ ...defaults.gate, ...check.record(user.gate, 'gate') }, file);
   return {
     configFile: file,
     suites: resolveSuites(user.suites, flags.suite, check),
@@ -111,7 +113,11 @@ export function resolveConfig(
     sim: check.record(user.sim, 'sim') ?? {},
     providers: check.record(user.providers, 'providers') ?? {},
     prices: check.record(user.prices, 'prices') ?? {},
-    gate: resolveGateThresholds({ ...defaults.gate, ...check.record(user.gate, 'gate') }, file),
+    gate,
+    maxErrorRate:
+      flag('--max-error-rate', flags.maxErrorRate, { from: 0, to: 1 }) ??
+      check.share(user.maxErrorRate, 'maxErrorRate') ??
+      gate.maxErrorRate,
     strategies: check.record(user.strategies, 'strategies') ?? {},
     quiet: flags.quiet ?? false,
     shard: parseShard(flags.shard, where),
@@ -198,6 +204,12 @@ class Checker {
     const n = this.int(v, field);
     if (n !== undefined && n < 1) this.fail(field, 'must be a positive integer', v);
     return n;
+  }
+  share(v: unknown, field: string): number | undefined {
+    if (v === undefined) return undefined;
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1)
+      this.fail(field, 'must be a number from 0 to 1', v);
+    return v;
   }
   string(v: unknown, field: string): string | undefined {
     if (v === undefined) return undefined;

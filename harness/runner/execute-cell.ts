@@ -12,7 +12,7 @@ import type { ResolvedConfig } from '../config/types.ts';
 import type { CallPath, CellCallContext } from './calls.ts';
 import type { PlannedCell } from './plan.ts';
 import { countTokens, messagesTokens, messageTokens, requestTokens } from '../tokens.ts';
-import { describeError } from '../errors.ts';
+import { describeError, isFatal } from '../errors.ts';
 import { getStrategy } from '../../strategies/index.ts';
 import { renderMessages } from '../../strategies/render.ts';
 import { judgeCell } from '../../judges/judge-cell.ts';
@@ -64,7 +64,9 @@ export async function executeCell(cell: PlannedCell, env: CellEnv): Promise<Resu
     };
     return Object.assign(base, accounting(ctx, receiver.requestTokens, cell), judged.fields, { detail });
   } catch (err) {
-    if (env.signal?.aborted) throw err;
+    // Not a row: an interrupted cell is simply not done, and a fatal provider error stops the run
+    // (every other cell would fail the same way) — either way a resume runs the cell again.
+    if (env.signal?.aborted || isFatal(err)) throw err;
     const { message, code } = describeError(err);
     return Object.assign(base, accounting(ctx, 0, cell), {
       status: 'error' as const,

@@ -15,7 +15,7 @@ import { openCache } from '../cache/index.ts';
 import type { ResponseCache } from '../cache/types.ts';
 import { writeReports } from '../../reports/write.ts';
 import { harnessVersion } from '../version.ts';
-import { InputError } from '../errors.ts';
+import { InputError, isFatal, type ProviderError } from '../errors.ts';
 import { maskSecrets } from '../redact.ts';
 import { acquireRunLock, createRunDirectory, openResume, writeConfigRecord, type RunDir } from './run-dir.ts';
 
@@ -37,6 +37,11 @@ export interface RunOutcome {
   progress: Progress;
   /** On resume: plan fields of the current config that differ from the run's own (the run's were used). */
   resumeDiffers?: string[];
+  /**
+   * The provider error that stopped the run (401, 403, an unknown model): no cell was started after it,
+   * the cells it failed are not journalled, no report was written; `--resume` continues the run.
+   */
+  stoppedBy?: ProviderError;
 }
 
 /** Plan → execute each cell (bounded concurrency, journalled as it finishes) → reports. */
@@ -90,7 +95,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   // The journal's rows, without reading it back: those found at the start plus those appended since.
   // The reports get all of them (and apply the latest-row rule themselves, counting what it replaced).
   const journal = [...progress.prior, ...progress.rows];
-  if (!interrupted) await writeReports(dir, journal);
+  if (!interrupted && !progress.stoppedBy) await writeReports(dir, journal);
   const rows = latestRows(journal).rows;
   return {
     runId,
@@ -99,6 +104,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     interrupted,
     progress: progress.progress,
     ...(resume ? { resumeDiffers: resume.differs } : {}),
+    ...(progress.stoppedBy ? { stoppedBy: progress.stoppedBy } : {}),
   };
 }
 
@@ -138,6 +144,7 @@ interface Executed {
   prior: ResultRow[];
   /** Rows journalled by this run, in journal order. */
   rows: ResultRow[];
+  stoppedBy?: ProviderError;
 }
 
 async function executeCells(a: ExecuteArgs): Promise<Executed> {
@@ -199,18 +206,24 @@ async function executeCells(a: ExecuteArgs): Promise<Executed> {
   // starts at once and stops at once on Ctrl-C, and no queue bookkeeping per cell on the hot path.
   let next = 0;
   let failed = false;
+  let stoppedBy: ProviderError | undefined;
   const turnOwed = createTurnYield(YIELD_EVERY_MS);
   const worker = async () => {
-    while (next < todo.length && !failed) {
+    while (next < todo.length && !failed && !stoppedBy) {
       const turn = turnOwed();
       if (turn) await turn;
-      if (a.signal?.aborted) return;
+      if (a.signal?.aborted || stoppedBy) return;
       const cell = todo[next++];
       if (!cell) return;
       try {
         onRow(await executeCell(cell, env));
       } catch (err) {
         if (a.signal?.aborted) return;
+        // The first fatal provider error stops scheduling; cells already in flight finish.
+        if (isFatal(err)) {
+          stoppedBy ??= err;
+          return;
+        }
         failed = true;
         throw err;
       }
@@ -222,7 +235,7 @@ async function executeCells(a: ExecuteArgs): Promise<Executed> {
     results.close();
     calls.close();
   }
-  return { progress, prior, rows };
+  return { progress, prior, rows, ...(stoppedBy ? { stoppedBy } : {}) };
 }
 
 /**

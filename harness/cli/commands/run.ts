@@ -8,9 +8,8 @@ import type { ResultRow } from '../../types.ts';
 import { dryRun, renderDryRun } from '../../runner/dry-run.ts';
 import { openResume } from '../../runner/run-dir.ts';
 import { readJsonl } from '../../runner/journal.ts';
-import { createProgressReporter, type Progress } from '../../runner/reporters.ts';
-import { summarize } from '../../../reports/summarize.ts';
-import { renderMarkdown } from '../../../reports/markdown.ts';
+import { createProgressReporter } from '../../runner/reporters.ts';
+import { printOutcome } from '../run-outcome.ts';
 import { exitState } from '../exit.ts';
 import { onInterrupt } from '../interrupt.ts';
 
@@ -22,6 +21,7 @@ interface RunArgs {
   reps?: number;
   seed?: number;
   concurrency?: number;
+  maxErrorRate?: number;
   out?: string;
   cache: boolean;
   quiet: boolean;
@@ -46,6 +46,11 @@ export const runCommand: CommandModule<object, RunArgs> = {
         describe: 'repetitions per case × arm',
       })
       .option('seed', { type: 'string', coerce: numberFlag('--seed', 'integer'), describe: 'run seed' })
+      .option('max-error-rate', {
+        type: 'string',
+        coerce: numberFlag('--max-error-rate', { from: 0, to: 1 }),
+        describe: 'exit 3 when error rows are a larger share of the cells (default: config maxErrorRate)',
+      })
       .option('concurrency', {
         type: 'string',
         coerce: numberFlag('--concurrency', 'positive integer'),
@@ -83,6 +88,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       reps: args.reps,
       seed: args.seed,
       concurrency: args.concurrency,
+      maxErrorRate: args.maxErrorRate,
       out: args.out,
       cache: args.cache,
       quiet: args.quiet,
@@ -115,18 +121,9 @@ export const runCommand: CommandModule<object, RunArgs> = {
         exitState.code = 130;
         return;
       }
-      // The headline table per suite; the full statistics are in report.md / report.html.
-      process.stdout.write(`${renderMarkdown(summarize(outcome.rows), { brief: true })}\n`);
-      if (config.cache.enabled) process.stdout.write(`${cacheLine(outcome.progress)}\n`);
-      process.stdout.write(`run directory: ${outcome.dir}\n`);
+      exitState.code = printOutcome(outcome, config);
     } finally {
       release();
     }
   },
 };
-
-/** A re-run against a fixed server can replay what an old one said: say how much came from the cache. */
-export function cacheLine(p: Pick<Progress, 'calls' | 'cacheHits'>): string {
-  const n = (x: number) => x.toLocaleString('en-US');
-  return `${n(p.cacheHits)} of ${n(p.calls)} model calls served from the response cache (--no-cache to bypass)`;
-}

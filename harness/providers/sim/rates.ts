@@ -1,3 +1,5 @@
+import { ProviderError } from '../../errors.ts';
+
 /**
  * The sim provider's behavioural rates. Every number here is a documented, overridable parameter
  * (`sim: { sizes: { small: {...} } }` in eval.config.ts); none depends on a strategy's name. The
@@ -99,9 +101,21 @@ const small: SimRates = {
 
 export const defaultSimRates: Record<SimSize, SimRates> = { small, large, judge: large };
 
-/** Sim model ids name their size: `sim-small`, `sim-large`, `sim-judge`. */
+/**
+ * Sim model ids name their size: `sim-small`, `sim-large`, `sim-judge`. Another id fails like an
+ * unknown model at a real provider: a 404 that would fail every call, so it stops the run.
+ */
 export function sizeOf(model: string): SimSize {
   const size = model.replace(/^sim-/, '');
   if (size === 'small' || size === 'large' || size === 'judge') return size;
-  throw new Error(`unknown sim model "${model}"; valid: sim-small, sim-large, sim-judge`);
+  throw new ProviderError(
+    'sim',
+    `sim ${model}: HTTP 404: unknown sim model "${model}"; valid: sim-small, sim-large, sim-judge`,
+    404,
+    undefined,
+    { code: 'model_not_found', fatal: true, baseURL: SIM_ENDPOINT },
+  );
 }
+
+/** What a stopped run names as the sim's base URL. */
+export const SIM_ENDPOINT = '(the embedded sim provider)';
