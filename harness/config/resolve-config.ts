@@ -1,4 +1,4 @@
-import { ConfigError } from '../errors.ts';
+import { ConfigError, InputError } from '../errors.ts';
 import { resolveGateThresholds } from '../gate/thresholds.ts';
 import { checkNumberFlag, type NumberRule } from './numeric-flags.ts';
 import type {
@@ -165,15 +165,28 @@ function resolveSuites(
   flag: string[] | undefined,
   check: Checker,
 ): SuiteSelection[] | 'all' {
-  if (flag?.length) return flag.map((id) => ({ id }));
+  if (flag?.length) {
+    const twice = flag.find((id, i) => flag.indexOf(id) !== i);
+    if (twice !== undefined) throw new InputError('usage', `--suite: suite "${twice}" is given twice`);
+    return flag.map((id) => ({ id }));
+  }
   if (value === undefined) return 'all';
   if (!Array.isArray(value))
     throw new ConfigError(check.file, 'suites', 'must be an array of suite ids or {id, arms?, cases?}');
+  const first = new Map<string, number>();
   return value.map((s, i) => {
-    if (typeof s === 'string') return { id: s };
-    if (typeof s !== 'object' || s === null || typeof s.id !== 'string')
+    const sel = typeof s === 'string' ? { id: s } : s;
+    if (typeof sel !== 'object' || sel === null || typeof sel.id !== 'string')
       throw new ConfigError(check.file, `suites[${i}]`, 'must be a suite id or {id, arms?, cases?}');
-    return s;
+    // Selected twice, every cell of the suite would run twice under the same ids.
+    if (first.has(sel.id))
+      throw new ConfigError(
+        check.file,
+        `suites[${i}]`,
+        `suite "${sel.id}" is selected twice (also suites[${first.get(sel.id)}])`,
+      );
+    first.set(sel.id, i);
+    return sel;
   });
 }
 

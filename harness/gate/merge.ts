@@ -207,7 +207,10 @@ async function comparePlan(
   const have = new Set(rows.map((r) => r.cell_id));
   try {
     const config = { ...openResume(first.dir, current).config, shard: null };
-    const planned = planCells(await loadSuites(config.casesDir, config.suites), config).map((c) => c.id);
+    const planned = planCells(
+      await loadSuites(config.casesDir, config.suites, config.configFile),
+      config,
+    ).map((c) => c.id);
     const plannedSet = new Set(planned);
     return {
       missing: planned.filter((id) => !have.has(id)),

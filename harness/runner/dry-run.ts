@@ -48,7 +48,7 @@ export async function dryRun(
   config: ResolvedConfig,
   opts: { skip?: ReadonlySet<string> } = {},
 ): Promise<DryRunReport> {
-  const suites = await loadSuites(config.casesDir, config.suites);
+  const suites = await loadSuites(config.casesDir, config.suites, config.configFile);
   const cells = planCells(suites, config).filter((c) => !opts.skip?.has(c.id));
   const stand = createSimProvider(config.sim, { windows: false });
   const arms = new Map<string, ArmEstimate>();

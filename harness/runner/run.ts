@@ -50,7 +50,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   if (opts.signal) setMaxListeners(0, opts.signal);
   const resume = opts.resumeDir ? openResume(opts.resumeDir, opts.config) : undefined;
   const config = resume?.config ?? opts.config;
-  const suites = await loadSuites(config.casesDir, config.suites);
+  const suites = await loadSuites(config.casesDir, config.suites, config.configFile);
   const cells = planCells(suites, config);
   if (cells.length === 0) throw nothingToRun(suites, config);
   // Providers first: a missing key fails here, before the run directory or any call exists.
