@@ -6,6 +6,7 @@ import {
   fromAnthropicReply,
   toAnthropicBody,
   type AnthropicReply,
+  anthropicReplyProblem,
 } from './wire-anthropic.ts';
 import {
   callOptions,
@@ -55,7 +56,7 @@ export async function createAnthropicProvider(
     cacheScope: `anthropic wire/${ANTHROPIC_WIRE_VERSION} ${baseURL}`,
     async generate(req: ModelRequest, opts = {}): Promise<ModelResponse> {
       const body = toAnthropicBody(req);
-      const tag: AttemptTag = { attempts: 0 };
+      const tag: AttemptTag = { attempts: 0, check: anthropicReplyProblem };
       const started = performance.now();
       try {
         const { data, request_id } = await client.messages

@@ -8,6 +8,7 @@ import {
   toOpenAIBody,
   type OpenAIReply,
   type OpenAIWireOptions,
+  openaiReplyProblem,
 } from './wire-openai.ts';
 import {
   callOptions,
@@ -61,7 +62,7 @@ export async function createOpenAIProvider(
     cacheScope: `openai wire/${OPENAI_WIRE_VERSION} ${baseURL} ${wire.tokenField}${wire.sendSeed ? ' seed' : ''}`,
     async generate(req: ModelRequest, opts = {}): Promise<ModelResponse> {
       const body = toOpenAIBody(req, wire);
-      const tag: AttemptTag = { attempts: 0 };
+      const tag: AttemptTag = { attempts: 0, check: openaiReplyProblem };
       const started = performance.now();
       try {
         const data = await client.chat.completions.create(body, callOptions(opts.signal, tag));

@@ -144,6 +144,14 @@ export interface AnthropicReply {
   };
 }
 
+/** What fromAnthropicReply needs of a 2xx body; the transport retries a body without it (undefined: fine). */
+export function anthropicReplyProblem(json: unknown): string | undefined {
+  const reply = json as { content?: unknown; usage?: unknown } | null;
+  if (!Array.isArray(reply?.content)) return 'no content array';
+  if (!reply.usage || typeof reply.usage !== 'object') return 'no usage';
+  return undefined;
+}
+
 /** Reply → text, tool calls (names mapped back to the request's names), stop reason, usage. */
 export function fromAnthropicReply(
   reply: AnthropicReply,

@@ -113,6 +113,15 @@ export interface OpenAIReply {
   } | null;
 }
 
+/** What fromOpenAIReply needs of a 2xx body; the transport retries a body without it (undefined: fine). */
+export function openaiReplyProblem(json: unknown): string | undefined {
+  const choices = (json as { choices?: unknown } | null)?.choices;
+  if (!Array.isArray(choices) || choices.length === 0) return 'no choices';
+  const message = (choices[0] as { message?: unknown } | null)?.message;
+  if (!message || typeof message !== 'object') return 'no choices[0].message';
+  return undefined;
+}
+
 /**
  * Reply → text, tool calls, stop reason, usage. prompt_tokens includes cached tokens here; they are
  * split out so that inputTokens means uncached input for every provider (the price table's meaning).
