@@ -438,6 +438,11 @@ export interface CallRecord {
   cached: boolean;
   retries: number;
   costUsd: number;
+  /**
+   * Why the model stopped, as the vendor says it (end_turn / stop, max_tokens / length, tool_use /
+   * tool_calls) — `refusal` and `content_filter` whatever the vendor's spelling. Absent on a failed call.
+   */
+  stopReason?: string;
   error?: string;
 }
 
@@ -493,6 +498,11 @@ export interface ResultRow {
   status: CellStatus;
   error: string | null;
   error_code: string | null;
+  /**
+   * The stop reason of the receiver's final call (CallRecord.stopReason); null when it made none.
+   * Absent in journals written before it existed.
+   */
+  stop_reason?: string | null;
   source_model: string;
   receiver_model: string;
   judge_model: string;

@@ -102,6 +102,8 @@ export interface OpenAIReply {
   choices: {
     message: {
       content?: string | null;
+      /** The model's refusal, when it refused (content is then null). */
+      refusal?: string | null;
       tool_calls?: { id: string; type?: string; function?: { name: string; arguments?: string } }[] | null;
     };
     finish_reason?: string | null;
@@ -154,10 +156,12 @@ export function fromOpenAIReply(
           cacheWriteTokens: 0,
         }
       : undefined;
+  // A refusal is a stop reason of its own, whichever way the server says it (message.refusal).
+  const refused = typeof message.refusal === 'string' && message.refusal.trim() !== '';
   return {
-    text: message.content ?? '',
+    text: message.content ?? (refused ? message.refusal! : ''),
     toolCalls,
-    stopReason: choice?.finish_reason ?? 'unknown',
+    stopReason: refused ? 'refusal' : (choice?.finish_reason ?? 'unknown'),
     usage,
     model: reply.model ?? req.model,
   };

@@ -171,6 +171,7 @@ function callRecord(
     cached: response?.cached ?? false,
     retries: response?.retries ?? retriesOf(error),
     costUsd: response?.costUsd ?? 0,
+    ...(response ? { stopReason: response.stopReason } : {}),
     ...(error ? { error: maskSecrets(describeError(error).message) } : {}),
   };
 }

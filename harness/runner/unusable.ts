@@ -16,3 +16,13 @@ export function unusableKind(
   if (r.text.trim() === '' && r.toolCalls.length === 0) return 'empty_answer';
   return null;
 }
+
+/**
+ * The receiver's final answer, judged by what it says: an answer without text is empty even when it
+ * ends on a tool call (its tool rounds ran out, or its handoff serves no tool).
+ */
+export function unusableAnswer(
+  r: Pick<ModelResponse, 'text' | 'toolCalls' | 'stopReason'>,
+): UnusableKind | null {
+  return unusableKind({ ...r, toolCalls: [] });
+}
