@@ -202,8 +202,30 @@ async function executeCells(a: ExecuteArgs): Promise<Executed> {
     signal: a.signal,
     handoffs: new HandoffMemo(),
   };
-  // `concurrency` workers pull cells in plan order: no promise per queued cell, so a 300k-cell plan
-  // starts at once and stops at once on Ctrl-C, and no queue bookkeeping per cell on the hot path.
+  let stoppedBy: ProviderError | undefined;
+  try {
+    stoppedBy = await runPool(todo, config.concurrency, a.signal, async (cell) =>
+      onRow(await executeCell(cell, env)),
+    );
+  } finally {
+    results.close();
+    calls.close();
+  }
+  return { progress, prior, rows, ...(stoppedBy ? { stoppedBy } : {}) };
+}
+
+/**
+ * `concurrency` workers pull cells in plan order: no promise per queued cell, so a 300k-cell plan
+ * starts at once and stops at once on Ctrl-C, and no queue bookkeeping per cell on the hot path. The
+ * first fatal provider error stops scheduling (cells already in flight finish) and is returned; any
+ * other exception from a cell (a harness bug — executeCell turns cell failures into rows) is thrown.
+ */
+async function runPool(
+  todo: readonly PlannedCell[],
+  concurrency: number,
+  signal: AbortSignal | undefined,
+  run: (cell: PlannedCell) => Promise<void>,
+): Promise<ProviderError | undefined> {
   let next = 0;
   let failed = false;
   let stoppedBy: ProviderError | undefined;
@@ -212,14 +234,13 @@ async function executeCells(a: ExecuteArgs): Promise<Executed> {
     while (next < todo.length && !failed && !stoppedBy) {
       const turn = turnOwed();
       if (turn) await turn;
-      if (a.signal?.aborted || stoppedBy) return;
+      if (signal?.aborted || stoppedBy) return;
       const cell = todo[next++];
       if (!cell) return;
       try {
-        onRow(await executeCell(cell, env));
+        await run(cell);
       } catch (err) {
-        if (a.signal?.aborted) return;
-        // The first fatal provider error stops scheduling; cells already in flight finish.
+        if (signal?.aborted) return;
         if (isFatal(err)) {
           stoppedBy ??= err;
           return;
@@ -229,13 +250,8 @@ async function executeCells(a: ExecuteArgs): Promise<Executed> {
       }
     }
   };
-  try {
-    await Promise.all(Array.from({ length: Math.min(config.concurrency, todo.length) }, worker));
-  } finally {
-    results.close();
-    calls.close();
-  }
-  return { progress, prior, rows, ...(stoppedBy ? { stoppedBy } : {}) };
+  await Promise.all(Array.from({ length: Math.min(concurrency, todo.length) }, worker));
+  return stoppedBy;
 }
 
 /**

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { cpSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
-import { runExperiment } from '../../harness/runner/run.ts';
+import { doneCells, runExperiment } from '../../harness/runner/run.ts';
+import { dryRun } from '../../harness/runner/dry-run.ts';
 import { latestRows } from '../../harness/runner/latest-rows.ts';
 import { defineStrategy } from '../../strategies/define.ts';
 import { strategies } from '../../strategies/index.ts';
@@ -104,6 +105,17 @@ describe('run --resume --retry-errors', () => {
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
     expect(readFileSync(join(first.dir, 'report.json'), 'utf8')).toBe(written);
     expect(JSON.parse(written)).toMatchObject({ errors: 1, duplicates: 1 });
+  });
+
+  it('a dry run of the resume prices exactly the cells it would run', async () => {
+    failing = true;
+    const dir = tempDir('retry-dry');
+    const first = await runExperiment({ config: config(dir) });
+    const journal = rowsOf(first.dir);
+    const plan = async (retryErrors: boolean) =>
+      (await dryRun(config(dir), { skip: doneCells(journal, retryErrors) })).cells;
+    expect(await plan(false)).toBe(0);
+    expect(await plan(true)).toBe(1);
   });
 
   it('--retry-errors without --resume is a usage error (exit 2)', () => {
