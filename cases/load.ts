@@ -6,6 +6,7 @@ import type { SuiteSelection } from '../harness/config/types.ts';
 import { CaseValidationError, UnknownNameError } from '../harness/errors.ts';
 import { caseSchema, suiteSchema, transcriptSchema } from './schema.ts';
 import { checkCase } from './check-case.ts';
+import { checkUniqueArms, checkUniqueCases } from './unique.ts';
 import { importModule } from '../harness/config/import-module.ts';
 import { readText } from '../harness/text/read-text.ts';
 
@@ -28,13 +29,18 @@ export function listSuiteIds(casesDir: string): string[] {
     .sort();
 }
 
-export async function loadSuites(casesDir: string, selection: SuiteSelection[] | 'all'): Promise<Suite[]> {
+/** `configFile` names where a selection's extra arms come from, when one of them clashes. */
+export async function loadSuites(
+  casesDir: string,
+  selection: SuiteSelection[] | 'all',
+  configFile: string | null = null,
+): Promise<Suite[]> {
   const ids = listSuiteIds(casesDir);
   const wanted = selection === 'all' ? ids.map((id) => ({ id })) : selection;
   const suites: Suite[] = [];
-  for (const sel of wanted) {
+  for (const [i, sel] of wanted.entries()) {
     if (!ids.includes(sel.id)) throw new UnknownNameError('suite', sel.id, ids, casesDir);
-    suites.push(await loadSuite(join(casesDir, sel.id), sel));
+    suites.push(await loadSuite(join(casesDir, sel.id), sel, `${configFile ?? 'config'}: suites[${i}]`));
   }
   return suites;
 }
@@ -43,7 +49,11 @@ type SuiteJson = Omit<Suite, 'cases' | 'dir'> & {
   generator?: { module: string; seed?: number; count?: number };
 };
 
-export async function loadSuite(dir: string, sel?: SuiteSelection): Promise<Suite> {
+export async function loadSuite(
+  dir: string,
+  sel?: SuiteSelection,
+  selWhere = 'config: suites',
+): Promise<Suite> {
   const file = join(dir, 'suite.json');
   const json = readJson(file) as SuiteJson;
   const { suiteJson } = validators();
@@ -58,6 +68,8 @@ export async function loadSuite(dir: string, sel?: SuiteSelection): Promise<Suit
     );
   }
   let cases = [...(await generatedCases(dir, json)), ...(await fileCases(dir, json))];
+  checkUniqueCases(meta.id, cases);
+  checkUniqueArms(file, meta.id, meta.arms, sel?.extraArms ?? [], selWhere);
   if (sel?.cases) {
     const ids = cases.map((c) => c.id);
     for (const id of sel.cases)

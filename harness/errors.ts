@@ -93,16 +93,49 @@ export class SubagentContractError extends HarnessError {
   }
 }
 
+export interface ProviderErrorOptions {
+  cause?: unknown;
+  /** The row's error_code. @default 'provider_error' */
+  code?: string;
+  /**
+   * Every later call would fail the same way (a rejected key, a model the endpoint does not have):
+   * the run stops after it instead of turning each remaining cell into the same error row.
+   */
+  fatal?: boolean;
+  /** The endpoint the call went to, for the message that stops a run. */
+  baseURL?: string;
+}
+
 /** A model call failed for good (retries exhausted, bad request, missing key). */
 export class ProviderError extends HarnessError {
+  readonly fatal: boolean;
+  readonly baseURL: string | undefined;
   constructor(
     readonly provider: string,
     message: string,
     readonly status?: number,
     readonly requestId?: string,
-    options?: { cause?: unknown },
+    options: ProviderErrorOptions = {},
   ) {
-    super('provider_error', message, options);
+    super(options.code ?? 'provider_error', message, { cause: options.cause });
+    this.fatal = options.fatal === true;
+    this.baseURL = options.baseURL;
+  }
+}
+
+/** A provider error after which every later call would fail the same way: the run stops. */
+export function isFatal(err: unknown): err is ProviderError {
+  return err instanceof ProviderError && err.fatal;
+}
+
+/** A receiver answer no score can be given to: empty, refused, or stopped by a content filter. */
+export class UnusableAnswerError extends HarnessError {
+  constructor(
+    code: 'empty_answer' | 'refusal' | 'content_filter',
+    readonly stopReason: string,
+    detail: string,
+  ) {
+    super(code, detail);
   }
 }
 

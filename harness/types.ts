@@ -413,10 +413,11 @@ export interface Provider {
   id: string;
   generate: (request: ModelRequest, options?: GenerateOptions) => Promise<ModelResponse>;
   /**
-   * What besides the request changes the output (e.g. the base URL of an OpenAI-compatible server);
-   * part of the response-cache key. Optional.
+   * What besides the request changes the output: the base URL of an OpenAI-compatible server, the
+   * wire options derived from it, the sim's rates and behaviour version. Part of the response-cache
+   * key; a function when it depends on the model. Optional.
    */
-  cacheScope?: string;
+  cacheScope?: string | ((model: string) => string);
   /** Release sockets/handles. */
   close?: () => Promise<void>;
 }
@@ -437,6 +438,11 @@ export interface CallRecord {
   cached: boolean;
   retries: number;
   costUsd: number;
+  /**
+   * Why the model stopped, as the vendor says it (end_turn / stop, max_tokens / length, tool_use /
+   * tool_calls) — `refusal` and `content_filter` whatever the vendor's spelling. Absent on a failed call.
+   */
+  stopReason?: string;
   error?: string;
 }
 
@@ -492,6 +498,11 @@ export interface ResultRow {
   status: CellStatus;
   error: string | null;
   error_code: string | null;
+  /**
+   * The stop reason of the receiver's final call (CallRecord.stopReason); null when it made none.
+   * Absent in journals written before it existed.
+   */
+  stop_reason?: string | null;
   source_model: string;
   receiver_model: string;
   judge_model: string;

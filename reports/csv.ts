@@ -21,6 +21,7 @@ export function csvColumns(rows: readonly ResultRow[]): string[] {
     'status',
     'error',
     'error_code',
+    'stop_reason',
     'simulated',
     'provider',
     'source_model',

@@ -109,3 +109,8 @@ export function survivalAgreementText(s: NonNullable<JudgeReliability['survival'
 export function checkText(c: { failed: number; n: number } | undefined): string {
   return c ? `${c.failed}/${c.n}` : dash;
 }
+
+/** Calls the response cache served / all calls of the arm's cells. */
+export function cachedCalls(a: Pick<ArmSummary, 'calls'>): string {
+  return `${a.calls.cached}/${a.calls.model}`;
+}

@@ -135,7 +135,10 @@ function scoreTable(suite: SuiteSummary): string[] {
 }
 
 function usageTable(suite: SuiteSummary): string[] {
-  const lines = ['### Tokens, latency, cost (means over ok cells)', ''];
+  const lines = [
+    '### Tokens, latency, cost (means over ok cells; cached calls: served by the response cache / all)',
+    '',
+  ];
   lines.push(
     row([
       'arm',
@@ -148,9 +151,10 @@ function usageTable(suite: SuiteSummary): string[] {
       'latency p95',
       'cost $',
       'judge $',
+      'cached calls',
     ]),
   );
-  lines.push(align('lrrrrrrrrr'));
+  lines.push(align('lrrrrrrrrrr'));
   for (const a of suite.arms) {
     lines.push(
       row([
@@ -164,6 +168,7 @@ function usageTable(suite: SuiteSummary): string[] {
         f.seconds(a.latency.p95),
         a.cost.usd.toFixed(4),
         a.cost.judgeUsd.toFixed(4),
+        f.cachedCalls(a),
       ]),
     );
   }

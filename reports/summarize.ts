@@ -1,6 +1,7 @@
 import type { ResultRow } from '../harness/types.ts';
+import { latestRows } from '../harness/runner/latest-rows.ts';
 import type { ArmSummary, MethodNote, Summary, SuiteSummary } from './summary/types.ts';
-import { costSummary, latencySummary, tokenSummary, withBaseline } from './summary/usage.ts';
+import { callSummary, costSummary, latencySummary, tokenSummary, withBaseline } from './summary/usage.ts';
 import { overstatedSummary, survivalSummary } from './summary/survival.ts';
 import {
   ALPHA,
@@ -118,6 +119,7 @@ function suiteSummary(suite: string, rows: ResultRow[]): SuiteSummary {
       overstated: overstatedSummary(p.ok),
       checks: checkSummary(p.ok),
       cost: costSummary(p.g),
+      calls: callSummary(p.g),
     };
   });
   return {
@@ -160,15 +162,17 @@ function checkSummary(ok: readonly ResultRow[]): ArmSummary['checks'] {
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
-/** One row per cell (the last, if a cell was journalled twice), in (suite, case, arm, rep) order. */
+/**
+ * One row per cell — the latest in journal order (latestRows, the rule every consumer shares) — in
+ * (suite, case, arm, rep) order.
+ */
 export function canonicalRows(input: readonly ResultRow[]): { rows: ResultRow[]; duplicates: number } {
-  const byCell = new Map<string, ResultRow>();
-  for (const r of input) byCell.set(r.cell_id, r);
+  const latest = latestRows(input);
   const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  const rows = [...byCell.values()].sort(
+  const rows = latest.rows.sort(
     (a, b) => cmp(a.suite, b.suite) || cmp(a.case_id, b.case_id) || cmp(a.arm, b.arm) || a.rep - b.rep,
   );
-  return { rows, duplicates: input.length - rows.length };
+  return { rows, duplicates: latest.superseded };
 }
 
 function groupBy<T>(xs: readonly T[], key: (x: T) => string): Map<string, T[]> {

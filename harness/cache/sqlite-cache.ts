@@ -6,11 +6,18 @@ import type { ModelRequest, ModelResponse } from '../types.ts';
 import type { ResponseCache } from './types.ts';
 import { storedResponse } from './stored-response.ts';
 import { DamagedCache, moveAside } from './move-aside.ts';
+import { canonicalJson } from './canonical-json.ts';
 
 export const CACHE_FILE = 'responses.sqlite';
 
-/** Bumped when the key recipe or the stored shape changes, so old entries are simply never hit. */
-const KEY_VERSION = 'handoff-eval/response-cache/v2';
+export { canonicalJson };
+
+/**
+ * Bumped when the key recipe or the stored shape changes, so old entries are simply never hit.
+ * v3: provider scopes carry the sim's rates and behaviour version and the wire format versions, and
+ * unusable answers (empty, refused, content-filtered) are no longer stored.
+ */
+const KEY_VERSION = 'handoff-eval/response-cache/v3';
 
 export interface SqliteCacheOptions {
   /** Pending writes that trigger a flush. @default 64 */
@@ -25,7 +32,8 @@ export interface SqliteCacheOptions {
 
 /**
  * Responses keyed by sha256 of canonical (key-sorted) JSON of exactly the request fields that change
- * the output: provider (+ its scope, e.g. a base URL), model, system, messages, tools, tool choice,
+ * the output: provider (+ its scope: base URL and wire format, or the sim's rates and behaviour
+ * version — Provider.cacheScope), model, system, messages, tools, tool choice,
  * max tokens, temperature, and the seed (run seed, case, rep, purpose, call index — so reps are
  * distinct samples). The sim's case hints are in the key only for the sim, whose output they drive.
  *
@@ -187,22 +195,4 @@ export function requestKeyJson(provider: string, r: ModelRequest, scope: string)
   });
   out += `],${r.tools ? canonicalJson(r.tools) : 'null'},${r.toolChoice ? canonicalJson(r.toolChoice) : 'null'}`;
   return `${out},${provider === 'sim' && r.sim ? canonicalJson(r.sim) : 'null'}]`;
-}
-
-/** JSON with object keys sorted at every level, so equal requests hash equally. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, sortKeys) ?? 'null';
-}
-
-/** JSON.stringify replacer: plain objects re-emitted with sorted keys (left as they are when already sorted). */
-function sortKeys(_key: string, v: unknown): unknown {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
-  const keys = Object.keys(v);
-  let sorted = true;
-  for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1]! <= keys[i]!;
-  if (sorted) return v;
-  keys.sort();
-  const out: Record<string, unknown> = {};
-  for (const k of keys) out[k] = (v as Record<string, unknown>)[k];
-  return out;
 }

@@ -4,8 +4,10 @@ import { commands } from './commands/index.ts';
 import { exitState } from './exit.ts';
 
 /**
- * The CLI. Exit codes: 0 success, 1 a gate regression, 2 bad input (one line naming the file and the
- * field), 130 interrupted. Only this layer sets the exit code.
+ * The CLI. Exit codes (docs/ci.md): 0 success, 1 a gate regression (render: an invalid contract), 2 bad
+ * input (one line naming the file and the field) or gate cannot evaluate, 3 a run whose error rows
+ * exceed maxErrorRate, 4 a run stopped by a provider error that would fail every call, 130
+ * interrupted. Only this layer sets the exit code.
  */
 /** Single-value flags given twice keep their last value instead of becoming an array no command expects. */
 const singleValued = [
@@ -52,8 +54,9 @@ export async function main(argv: string[]): Promise<number> {
     await cli.parseAsync();
     return exitState.code;
   } catch (err) {
-    if (err instanceof InputError) {
-      process.stderr.write(`handoff-eval: ${err.message}\n`);
+    // yargs re-throws what a flag's coerce threw (a checked numeric flag) as a YError with its message.
+    if (err instanceof InputError || (err as Error)?.name === 'YError') {
+      process.stderr.write(`handoff-eval: ${(err as Error).message}\n`);
       return 2;
     }
     const e = err as Error;

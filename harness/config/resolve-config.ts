@@ -1,5 +1,6 @@
-import { ConfigError } from '../errors.ts';
+import { ConfigError, InputError } from '../errors.ts';
 import { resolveGateThresholds } from '../gate/thresholds.ts';
+import { checkNumberFlag, type NumberRule } from './numeric-flags.ts';
 import type {
   ConfigFlags,
   ModelSpec,
@@ -55,6 +56,7 @@ export function resolveConfig(
     'providers',
     'prices',
     'gate',
+    'maxErrorRate',
     'strategies',
   ]);
   for (const key of Object.keys(user))
@@ -84,17 +86,21 @@ export function resolveConfig(
       `unknown model alias "${judge.model}"; valid: ${Object.keys(models).join(', ')}`,
     );
   const cacheEnabled = flags.cache === false ? false : user.cache !== false;
+  const gate = resolveGateThresholds({ ...defaults.gate, ...check.record(user.gate, 'gate') }, file);
   return {
     configFile: file,
     suites: resolveSuites(user.suites, flags.suite, check),
     arms: flags.arm?.length ? flags.arm : (check.stringArray(user.arms, 'arms') ?? 'all'),
-    reps: flags.reps ?? check.positiveInt(user.reps, 'reps') ?? defaults.reps,
-    seed: flags.seed ?? check.int(user.seed, 'seed') ?? defaults.seed,
+    reps:
+      flag('--reps', flags.reps, 'positive integer') ?? check.positiveInt(user.reps, 'reps') ?? defaults.reps,
+    seed: flag('--seed', flags.seed, 'integer') ?? check.int(user.seed, 'seed') ?? defaults.seed,
     provider,
     models,
     judge,
     concurrency:
-      flags.concurrency ?? check.positiveInt(user.concurrency, 'concurrency') ?? defaults.concurrency,
+      flag('--concurrency', flags.concurrency, 'positive integer') ??
+      check.positiveInt(user.concurrency, 'concurrency') ??
+      defaults.concurrency,
     budgetTokens: check.positiveInt(user.budgetTokens, 'budgetTokens') ?? defaults.budgetTokens,
     cache: {
       enabled: cacheEnabled,
@@ -107,11 +113,20 @@ export function resolveConfig(
     sim: check.record(user.sim, 'sim') ?? {},
     providers: check.record(user.providers, 'providers') ?? {},
     prices: check.record(user.prices, 'prices') ?? {},
-    gate: resolveGateThresholds({ ...defaults.gate, ...check.record(user.gate, 'gate') }, file),
+    gate,
+    maxErrorRate:
+      flag('--max-error-rate', flags.maxErrorRate, { from: 0, to: 1 }) ??
+      check.share(user.maxErrorRate, 'maxErrorRate') ??
+      gate.maxErrorRate,
     strategies: check.record(user.strategies, 'strategies') ?? {},
     quiet: flags.quiet ?? false,
     shard: parseShard(flags.shard, where),
   };
+}
+
+/** A flag overrides its config field only after passing the same check (a flag is named as itself). */
+function flag(name: string, value: number | undefined, rule: NumberRule): number | undefined {
+  return value === undefined ? undefined : checkNumberFlag(name, value, rule);
 }
 
 function resolveProvider(
@@ -150,15 +165,28 @@ function resolveSuites(
   flag: string[] | undefined,
   check: Checker,
 ): SuiteSelection[] | 'all' {
-  if (flag?.length) return flag.map((id) => ({ id }));
+  if (flag?.length) {
+    const twice = flag.find((id, i) => flag.indexOf(id) !== i);
+    if (twice !== undefined) throw new InputError('usage', `--suite: suite "${twice}" is given twice`);
+    return flag.map((id) => ({ id }));
+  }
   if (value === undefined) return 'all';
   if (!Array.isArray(value))
     throw new ConfigError(check.file, 'suites', 'must be an array of suite ids or {id, arms?, cases?}');
+  const first = new Map<string, number>();
   return value.map((s, i) => {
-    if (typeof s === 'string') return { id: s };
-    if (typeof s !== 'object' || s === null || typeof s.id !== 'string')
+    const sel = typeof s === 'string' ? { id: s } : s;
+    if (typeof sel !== 'object' || sel === null || typeof sel.id !== 'string')
       throw new ConfigError(check.file, `suites[${i}]`, 'must be a suite id or {id, arms?, cases?}');
-    return s;
+    // Selected twice, every cell of the suite would run twice under the same ids.
+    if (first.has(sel.id))
+      throw new ConfigError(
+        check.file,
+        `suites[${i}]`,
+        `suite "${sel.id}" is selected twice (also suites[${first.get(sel.id)}])`,
+      );
+    first.set(sel.id, i);
+    return sel;
   });
 }
 
@@ -189,6 +217,12 @@ class Checker {
     const n = this.int(v, field);
     if (n !== undefined && n < 1) this.fail(field, 'must be a positive integer', v);
     return n;
+  }
+  share(v: unknown, field: string): number | undefined {
+    if (v === undefined) return undefined;
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1)
+      this.fail(field, 'must be a number from 0 to 1', v);
+    return v;
   }
   string(v: unknown, field: string): string | undefined {
     if (v === undefined) return undefined;

@@ -119,6 +119,11 @@ export interface UserConfig {
   /** USD per million tokens, per model id; merged over the built-in table. */
   prices?: Record<string, Price>;
   gate?: GateThresholds;
+  /**
+   * Largest share of error rows (0–1) for which `run` still exits 0; above it `run` exits 3 and prints
+   * the count and the top reasons (the run itself is complete). @default gate.maxErrorRate
+   */
+  maxErrorRate?: number;
   /** Strategies defined inline (by name), in addition to the registered ones. */
   strategies?: Record<string, Strategy<any>>;
 }
@@ -141,6 +146,7 @@ export interface ResolvedConfig {
   providers: Partial<Record<ProviderName, ProviderSettings>>;
   prices: Record<string, Price>;
   gate: ResolvedGateThresholds;
+  maxErrorRate: number;
   strategies: Record<string, Strategy<any>>;
   quiet: boolean;
   shard: { index: number; count: number } | null;
@@ -158,4 +164,5 @@ export interface ConfigFlags {
   cache?: boolean;
   quiet?: boolean;
   shard?: string;
+  maxErrorRate?: number;
 }

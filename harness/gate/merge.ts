@@ -7,6 +7,7 @@ import { InputError } from '../errors.ts';
 import { loadSuites } from '../../cases/load.ts';
 import { planCells } from '../runner/plan.ts';
 import { openResume } from '../runner/run-dir.ts';
+import { latestPerCell } from '../runner/latest-rows.ts';
 import { canonicalRows } from '../../reports/summarize.ts';
 import { writeReports } from '../../reports/write.ts';
 import { readCalls, readRunFiles } from './run-files.ts';
@@ -154,25 +155,25 @@ export function checkSameExperiment(shards: readonly Pick<Shard, 'dir' | 'config
   }
 }
 
-/** One row per cell: an ok row wins over an error row, else the first shard in (shard index, run id) order. */
+/**
+ * One row per cell by the rule every consumer shares (latestPerCell): the shards in (shard index, run
+ * id) order, each journal in its own order, and the latest row wins — run ids start with their start
+ * time, so a shard job run again after a failure outranks its first attempt, whatever either row says.
+ */
 function pickRows(shards: readonly Shard[]): {
   kept: Map<string, ResultRow>;
   owner: Map<string, Shard>;
   duplicates: number;
 } {
+  const all = shards.flatMap((shard) => shard.rows.map((row) => ({ row, shard })));
+  const { latest, superseded } = latestPerCell(all, (x) => x.row.cell_id);
   const kept = new Map<string, ResultRow>();
   const owner = new Map<string, Shard>();
-  let duplicates = 0;
-  for (const s of shards) {
-    for (const r of s.rows) {
-      const prior = kept.get(r.cell_id);
-      if (prior) duplicates++;
-      if (prior && !(prior.status !== 'ok' && r.status === 'ok')) continue;
-      kept.set(r.cell_id, r);
-      owner.set(r.cell_id, s);
-    }
+  for (const { row, shard } of latest) {
+    kept.set(row.cell_id, row);
+    owner.set(row.cell_id, shard);
   }
-  return { kept, owner, duplicates };
+  return { kept, owner, duplicates: superseded };
 }
 
 /** The calls of each kept row, from the shard its row came from, in the rows' order. */
@@ -206,7 +207,10 @@ async function comparePlan(
   const have = new Set(rows.map((r) => r.cell_id));
   try {
     const config = { ...openResume(first.dir, current).config, shard: null };
-    const planned = planCells(await loadSuites(config.casesDir, config.suites), config).map((c) => c.id);
+    const planned = planCells(
+      await loadSuites(config.casesDir, config.suites, config.configFile),
+      config,
+    ).map((c) => c.id);
     const plannedSet = new Set(planned);
     return {
       missing: planned.filter((id) => !have.has(id)),

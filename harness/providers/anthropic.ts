@@ -1,7 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import type { ModelRequest, ModelResponse, Provider } from '../types.ts';
 import type { ResolvedConfig } from '../config/types.ts';
-import { fromAnthropicReply, toAnthropicBody, type AnthropicReply } from './wire-anthropic.ts';
+import {
+  ANTHROPIC_WIRE_VERSION,
+  fromAnthropicReply,
+  toAnthropicBody,
+  type AnthropicReply,
+  anthropicReplyProblem,
+} from './wire-anthropic.ts';
 import {
   callOptions,
   isUserAbort,
@@ -41,15 +47,16 @@ export async function createAnthropicProvider(
   );
   const { default: Anthropic } = await import('@anthropic-ai/sdk');
   const { options, transport } = sdkOptions(settings);
+  const baseURL = settings.baseURL ?? 'https://api.anthropic.com';
   const client = new Anthropic(
     options as ConstructorParameters<typeof Anthropic>[0],
   ) as unknown as MessagesClient;
   return {
     id: 'anthropic',
-    cacheScope: settings.baseURL ?? '',
+    cacheScope: `anthropic wire/${ANTHROPIC_WIRE_VERSION} ${baseURL}`,
     async generate(req: ModelRequest, opts = {}): Promise<ModelResponse> {
       const body = toAnthropicBody(req);
-      const tag: AttemptTag = { attempts: 0 };
+      const tag: AttemptTag = { attempts: 0, check: anthropicReplyProblem };
       const started = performance.now();
       try {
         const { data, request_id } = await client.messages
@@ -66,7 +73,7 @@ export async function createAnthropicProvider(
         };
       } catch (err) {
         if (isUserAbort(err)) throw err;
-        throw toProviderError('anthropic', req.model, err, tag);
+        throw toProviderError('anthropic', req.model, err, tag, baseURL);
       }
     },
     async close() {

@@ -2,7 +2,14 @@ import { performance } from 'node:perf_hooks';
 import type { ModelRequest, ModelResponse, Provider, Usage } from '../types.ts';
 import type { ResolvedConfig } from '../config/types.ts';
 import { countTokens, requestTokens } from '../tokens.ts';
-import { fromOpenAIReply, toOpenAIBody, type OpenAIReply, type OpenAIWireOptions } from './wire-openai.ts';
+import {
+  OPENAI_WIRE_VERSION,
+  fromOpenAIReply,
+  toOpenAIBody,
+  type OpenAIReply,
+  type OpenAIWireOptions,
+  openaiReplyProblem,
+} from './wire-openai.ts';
 import {
   callOptions,
   isUserAbort,
@@ -42,6 +49,7 @@ export async function createOpenAIProvider(
   );
   const { default: OpenAI } = await import('openai');
   const { options, transport } = sdkOptions(settings);
+  const baseURL = settings.baseURL ?? 'https://api.openai.com/v1';
   const client = new OpenAI(options as ConstructorParameters<typeof OpenAI>[0]) as unknown as ChatClient;
   const official = !settings.baseURL || /api\.openai\.com/.test(settings.baseURL);
   const wire: OpenAIWireOptions = {
@@ -50,10 +58,11 @@ export async function createOpenAIProvider(
   };
   return {
     id: 'openai',
-    cacheScope: settings.baseURL ?? '',
+    // What the base URL decides is in the scope explicitly: the token field and the seed change the request.
+    cacheScope: `openai wire/${OPENAI_WIRE_VERSION} ${baseURL} ${wire.tokenField}${wire.sendSeed ? ' seed' : ''}`,
     async generate(req: ModelRequest, opts = {}): Promise<ModelResponse> {
       const body = toOpenAIBody(req, wire);
-      const tag: AttemptTag = { attempts: 0 };
+      const tag: AttemptTag = { attempts: 0, check: openaiReplyProblem };
       const started = performance.now();
       try {
         const data = await client.chat.completions.create(body, callOptions(opts.signal, tag));
@@ -72,7 +81,7 @@ export async function createOpenAIProvider(
         };
       } catch (err) {
         if (isUserAbort(err)) throw err;
-        throw toProviderError('openai', req.model, err, tag);
+        throw toProviderError('openai', req.model, err, tag, baseURL);
       }
     },
     async close() {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { BodyError, bodyStart, checkBody } from './body-check.ts';
 
 /**
  * A lean keep-alive HTTP transport handed to the vendor SDKs as their `fetch`. The SDKs keep what
@@ -28,6 +29,14 @@ export interface AttemptTag {
   attempts: number;
   /** The request id of the last HTTP response, kept for errors the SDK reports without one. */
   lastRequestId?: string;
+  /**
+   * What a 2xx body must look like for the vendor's reply parser (undefined: fine, else what is
+   * wrong). A body that fails it — or does not decode, or is not JSON — is rejected as a BodyError,
+   * which the SDK retries like a connection failure: the one retry layer, under the 5xx policy.
+   */
+  check?: (json: unknown) => string | undefined;
+  /** The BodyError of the last attempt, if that attempt's body was unusable. */
+  lastBodyError?: BodyError;
 }
 
 /** The fetchOptions key that carries an AttemptTag to the transport. */
@@ -80,7 +89,10 @@ function exchange(
   const signal = init.signal ?? undefined;
   if (signal?.aborted) return reject(abortError());
   const tag = init[ATTEMPT_TAG];
-  if (tag) tag.attempts++;
+  if (tag) {
+    tag.attempts++;
+    tag.lastBodyError = undefined;
+  }
   const target = targetOf(url);
   const headers = plainHeaders(init.headers);
   const body = init.body ?? undefined;
@@ -115,18 +127,19 @@ function exchange(
       if (!res.complete) settle(state, new Error('the connection closed before the response was complete'));
     });
     res.on('end', () => {
-      const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-      const response = new LeanResponse(
-        url,
-        res.statusCode ?? 0,
-        res.statusMessage ?? '',
-        res.headers,
-        decode(bytes, res.headers['content-encoding']),
+      const status = res.statusCode ?? 0;
+      const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      if (tag) tag.lastRequestId = requestIdOf(res.headers) ?? tag.lastRequestId;
+      const body = readBody(status, raw, res.headers['content-encoding'], tag);
+      if (body.error) {
+        if (tag) tag.lastBodyError = body.error;
+        return settle(state, body.error);
+      }
+      settle(
+        state,
+        null,
+        new LeanResponse(url, status, res.statusMessage ?? '', res.headers, body.bytes, body.json),
       );
-      if (tag)
-        tag.lastRequestId =
-          response.headers.get('request-id') ?? response.headers.get('x-request-id') ?? tag.lastRequestId;
-      settle(state, null, response);
     });
   });
   req.end(body);
@@ -176,6 +189,36 @@ function plainHeaders(h: HeadersLike | undefined): Record<string, string> {
     (h as { forEach(cb: (v: string, k: string) => void): void }).forEach((v, k) => (out[k] = v));
   else for (const [k, v] of Object.entries(h)) out[k.toLowerCase()] = v;
   return out;
+}
+
+function requestIdOf(h: http.IncomingHttpHeaders): string | undefined {
+  const v = h['request-id'] ?? h['x-request-id'];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * A response body, decoded; a 2xx body is also parsed and checked (when the call has a check). A body
+ * that cannot be used is a BodyError — never an exception thrown in a socket event, which would end
+ * the process.
+ */
+function readBody(
+  status: number,
+  raw: Buffer,
+  encoding: string | undefined,
+  tag: AttemptTag | undefined,
+): { bytes: Buffer; json?: unknown; error?: BodyError } {
+  let bytes: Buffer;
+  try {
+    bytes = decode(raw, encoding);
+  } catch (err) {
+    const why = (err as Error).message.split('\n')[0];
+    return {
+      bytes: raw,
+      error: new BodyError(status, `does not decode as ${encoding} (${why})`, bodyStart(raw)),
+    };
+  }
+  if (status < 200 || status >= 300 || !tag?.check) return { bytes };
+  return { bytes, ...checkBody(status, bytes, tag.check) };
 }
 
 function decode(body: Buffer, encoding: string | undefined): Buffer {
@@ -235,6 +278,8 @@ export class LeanResponse {
     readonly statusText: string,
     raw: http.IncomingHttpHeaders,
     private readonly bytes: Buffer,
+    /** The body already parsed by the transport's check (a 2xx JSON body is not parsed twice). */
+    private readonly parsed?: unknown,
   ) {
     this.ok = status >= 200 && status < 300;
     this.headers = new LeanHeaders(raw);
@@ -244,6 +289,10 @@ export class LeanResponse {
     return this.bytes.toString('utf8');
   }
   async json(): Promise<unknown> {
+    if (this.parsed !== undefined) {
+      this.bodyUsed = true;
+      return this.parsed;
+    }
     return JSON.parse(await this.text());
   }
   async arrayBuffer(): Promise<ArrayBuffer> {

@@ -1,6 +1,13 @@
 import type { ChatMessage, ModelRequest, ToolCall, ToolChoice, Usage } from '../types.ts';
 import { calledToolNames, createIdMap, normalizeMessages } from './wire-shared.ts';
 
+/**
+ * The version of the mapping below: **bump it when toAnthropicBody changes what it sends** for a given
+ * request. It is in the provider's response-cache scope, so a new mapping never replays answers to the
+ * old one.
+ */
+export const ANTHROPIC_WIRE_VERSION = 1;
+
 /** The Messages API request body we send (a structural subset of the SDK's MessageCreateParams). */
 export interface AnthropicBody {
   model: string;
@@ -135,6 +142,14 @@ export interface AnthropicReply {
     cache_read_input_tokens?: number | null;
     cache_creation_input_tokens?: number | null;
   };
+}
+
+/** What fromAnthropicReply needs of a 2xx body; the transport retries a body without it (undefined: fine). */
+export function anthropicReplyProblem(json: unknown): string | undefined {
+  const reply = json as { content?: unknown; usage?: unknown } | null;
+  if (!Array.isArray(reply?.content)) return 'no content array';
+  if (!reply.usage || typeof reply.usage !== 'object') return 'no usage';
+  return undefined;
 }
 
 /** Reply → text, tool calls (names mapped back to the request's names), stop reason, usage. */

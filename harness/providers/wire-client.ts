@@ -3,6 +3,7 @@ import { MissingKeyError, ProviderError } from '../errors.ts';
 import { envSecrets, keyAsSent } from '../redact.ts';
 import { maskedSdkLogger } from './sdk-logger.ts';
 import { createTransport, ATTEMPT_TAG, type AttemptTag, type Transport } from './transport.ts';
+import { BodyError, checkBody } from './body-check.ts';
 
 /** What a vendor client is built from: key and base URL from the environment, the rest from the config. */
 export interface ClientSettings {
@@ -76,7 +77,7 @@ export function sdkOptions(settings: ClientSettings): {
     logger: maskedSdkLogger(settings.provider, settings.secrets),
   };
   if (settings.baseURL) options.baseURL = settings.baseURL;
-  if (transport) options.fetch = transport.fetch;
+  options.fetch = transport ? transport.fetch : checkedFetch;
   return { options, transport };
 }
 
@@ -90,18 +91,28 @@ interface SdkErrorShape {
   message?: string;
   status?: number;
   requestID?: string | null;
+  /** OpenAI: the body's error object; Anthropic: the whole body ({type: 'error', error: {...}}). */
+  error?: { message?: unknown; code?: unknown; error?: { message?: unknown } } | null;
+  /** Anthropic: the body's error.message. */
+  apiMessage?: string | null;
+  /** OpenAI: the body's error.code. */
+  code?: unknown;
 }
 
 /**
- * An SDK error → ProviderError with the HTTP status and the request id, the SDK error kept as the
- * cause. Retries were the SDK's; `attempts` says how many it made.
+ * An SDK error → ProviderError with the HTTP status, the request id and the row's error_code, the SDK
+ * error kept as the cause. Retries were the SDK's; `attempts` says how many it made. `baseURL` is the
+ * endpoint the client used, named when the error stops the run.
  */
 export function toProviderError(
   provider: string,
   model: string,
   err: unknown,
   tag: AttemptTag,
+  baseURL: string,
 ): ProviderError {
+  const body = bodyErrorOf(err, tag);
+  if (body) return badResponse(provider, model, err, body, tag, baseURL);
   const e = (err ?? {}) as SdkErrorShape;
   const status = typeof e.status === 'number' ? e.status : undefined;
   const requestId = e.requestID ?? (status !== undefined ? tag.lastRequestId : undefined) ?? undefined;
@@ -115,15 +126,77 @@ export function toProviderError(
           ? 'connection failed'
           : (cls ?? 'error');
   const attempts = Math.max(1, tag.attempts);
-  const detail = (e.message ?? String(err)).split('\n')[0]!.slice(0, 300);
+  const detail = (vendorMessage(e) ?? e.message ?? String(err)).split('\n')[0]!.slice(0, 300);
+  const { code, fatal } = classify(status, e, detail);
   const error = new ProviderError(
     provider,
     `${provider} ${model}: ${kind} after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${detail}`,
     status,
     requestId,
-    { cause: err },
+    { cause: err, code, fatal, baseURL },
   );
   return Object.assign(error, { retries: attempts - 1 });
+}
+
+/**
+ * The unusable body behind a failed call: the SDK wraps what the fetch rejected with in an
+ * APIConnectionError (`cause`) once its retries are spent. Only when the last attempt was the bad body
+ * — a call whose final attempt got a 500 fails as that 500.
+ */
+function bodyErrorOf(err: unknown, tag: AttemptTag): BodyError | undefined {
+  const cause = (err as { cause?: unknown } | null)?.cause;
+  if (cause instanceof BodyError) return cause;
+  const cls = (err as { constructor?: { name?: string } } | null)?.constructor?.name;
+  return cls === 'APIConnectionError' || cls === 'APIConnectionTimeoutError' ? tag.lastBodyError : undefined;
+}
+
+function badResponse(
+  provider: string,
+  model: string,
+  err: unknown,
+  body: BodyError,
+  tag: AttemptTag,
+  baseURL: string,
+): ProviderError {
+  const attempts = Math.max(1, tag.attempts);
+  const error = new ProviderError(
+    provider,
+    `${provider} ${model}: HTTP ${body.status} with an unusable body after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${body.problem}; body starts: ${body.bodyStart || '(nothing)'}`,
+    body.status,
+    tag.lastRequestId,
+    { cause: err, code: 'bad_response', baseURL },
+  );
+  return Object.assign(error, { retries: attempts - 1 });
+}
+
+/** The provider's own words (the body's error message), without the SDK's status prefix. */
+function vendorMessage(e: SdkErrorShape): string | undefined {
+  const m = e.apiMessage ?? e.error?.message ?? e.error?.error?.message;
+  return typeof m === 'string' && m.trim() !== '' ? m : undefined;
+}
+
+/** What a request too long for the model's window reads like: OpenAI, Anthropic, vLLM, llama.cpp, LM Studio. */
+const CONTEXT_LENGTH =
+  /context[_ ]length|context window|context limit|maximum context|prompt is too long|exceeds? the (available )?context|too many tokens/i;
+
+/**
+ * The row's error_code, and whether every later call would fail the same way. 401 / 403 / 404 (a
+ * rejected key, a forbidden model or endpoint, an unknown model or a wrong base URL) are fatal: the SDK
+ * does not retry them, and no other cell would get a different answer. A context-length 400 is the
+ * cell's own (another cell's request may fit), with the same code the sim's window gives.
+ */
+function classify(
+  status: number | undefined,
+  e: SdkErrorShape,
+  detail: string,
+): { code: string; fatal: boolean } {
+  if (status === 401) return { code: 'unauthorized', fatal: true };
+  if (status === 403) return { code: 'forbidden', fatal: true };
+  if (status === 404 || e.code === 'model_not_found') return { code: 'model_not_found', fatal: true };
+  if (status !== undefined && status >= 400 && status < 500 && status !== 429)
+    if (e.code === 'context_length_exceeded' || CONTEXT_LENGTH.test(detail))
+      return { code: 'context_length_exceeded', fatal: false };
+  return { code: 'provider_error', fatal: false };
 }
 
 /** The retries a failed call made (the SDK's, counted by the transport); 0 when unknown. */
@@ -135,4 +208,38 @@ export function retriesOf(err: unknown): number {
 /** True for the SDKs' user-abort error (the run was interrupted; not a provider failure). */
 export function isUserAbort(err: unknown): boolean {
   return (err as { name?: string })?.name === 'APIUserAbortError';
+}
+
+/**
+ * The SDK's own global fetch (`providers.<name>.transport: 'fetch'`) with the same body check as the
+ * lean transport: a 2xx body that does not decode or parse is rejected as a BodyError, so the SDK
+ * retries it like a connection failure. It also counts the attempts, as the lean transport does.
+ */
+export async function checkedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const tag = (init as Record<string, unknown> | undefined)?.[ATTEMPT_TAG] as AttemptTag | undefined;
+  if (tag) {
+    tag.attempts++;
+    tag.lastBodyError = undefined;
+  }
+  const res = await fetch(input, init);
+  if (!res.ok || !tag?.check) return res;
+  let bytes: Buffer;
+  try {
+    bytes = Buffer.from(await res.arrayBuffer());
+  } catch (err) {
+    // undici decodes content-encoding while reading: a bad gzip fails here.
+    const why = String((err as Error).cause ?? (err as Error).message).split('\n')[0];
+    // Its raw bytes are gone with the failed decode (fetch exposes no undecoded body).
+    throw (tag.lastBodyError = new BodyError(
+      res.status,
+      `could not be read or decoded (${why})`,
+      '(not available: fetch could not decode it)',
+    ));
+  }
+  const { error } = checkBody(res.status, bytes, tag.check);
+  if (error) throw (tag.lastBodyError = error);
+  const headers = new Headers(res.headers);
+  headers.delete('content-encoding');
+  headers.delete('content-length');
+  return new Response(new Uint8Array(bytes), { status: res.status, statusText: res.statusText, headers });
 }

@@ -1,6 +1,13 @@
 import type { ModelRequest, ToolCall, ToolChoice, Usage } from '../types.ts';
 import { argsText, createIdMap, normalizeMessages, numericSeed, parseArguments } from './wire-shared.ts';
 
+/**
+ * The version of the mapping below: **bump it when toOpenAIBody changes what it sends** for a given
+ * request. It is in the provider's response-cache scope, with the wire options, so a new mapping never
+ * replays answers to the old one.
+ */
+export const OPENAI_WIRE_VERSION = 1;
+
 /** The Chat Completions request body we send (a structural subset of the SDK's params). */
 export interface OpenAIBody {
   model: string;
@@ -95,6 +102,8 @@ export interface OpenAIReply {
   choices: {
     message: {
       content?: string | null;
+      /** The model's refusal, when it refused (content is then null). */
+      refusal?: string | null;
       tool_calls?: { id: string; type?: string; function?: { name: string; arguments?: string } }[] | null;
     };
     finish_reason?: string | null;
@@ -104,6 +113,15 @@ export interface OpenAIReply {
     completion_tokens?: number;
     prompt_tokens_details?: { cached_tokens?: number | null } | null;
   } | null;
+}
+
+/** What fromOpenAIReply needs of a 2xx body; the transport retries a body without it (undefined: fine). */
+export function openaiReplyProblem(json: unknown): string | undefined {
+  const choices = (json as { choices?: unknown } | null)?.choices;
+  if (!Array.isArray(choices) || choices.length === 0) return 'no choices';
+  const message = (choices[0] as { message?: unknown } | null)?.message;
+  if (!message || typeof message !== 'object') return 'no choices[0].message';
+  return undefined;
 }
 
 /**
@@ -138,10 +156,12 @@ export function fromOpenAIReply(
           cacheWriteTokens: 0,
         }
       : undefined;
+  // A refusal is a stop reason of its own, whichever way the server says it (message.refusal).
+  const refused = typeof message.refusal === 'string' && message.refusal.trim() !== '';
   return {
-    text: message.content ?? '',
+    text: message.content ?? (refused ? message.refusal! : ''),
     toolCalls,
-    stopReason: choice?.finish_reason ?? 'unknown',
+    stopReason: refused ? 'refusal' : (choice?.finish_reason ?? 'unknown'),
     usage,
     model: reply.model ?? req.model,
   };

@@ -13,10 +13,11 @@ import type { ResponseCache } from '../cache/types.ts';
 import { costOf } from '../providers/prices.ts';
 import { maskSecrets } from '../redact.ts';
 import { retriesOf } from '../providers/wire-client.ts';
+import { unusableKind } from './unusable.ts';
 
 /**
  * The one path every model call takes: cache lookup → concurrency limit per provider → the provider
- * (whose SDK owns retries) → usage and latency accounting → cache store. Strategies and judges only
+ * (whose SDK owns retries) → usage and latency accounting → cache store (usable answers only). Strategies and judges only
  * ever see `call(role, request)`.
  */
 export interface CallPath {
@@ -120,11 +121,14 @@ async function callOnce(
       `provider "${provider}" is not available`,
     );
   // Hashed once per call (canonical JSON of the whole request is the costliest harness step per call).
-  const key = opts.cache?.keyOf(provider, request, p.cacheScope);
+  const scope = typeof p.cacheScope === 'function' ? p.cacheScope(request.model) : p.cacheScope;
+  const key = opts.cache?.keyOf(provider, request, scope);
   const hit = key ? opts.cache!.get(key) : undefined;
-  if (hit) {
-    // A hit keeps the original call's usage, latency and cost (what the arm costs); it made no retries.
-    const response = { ...hit, cached: true, retries: 0 };
+  if (hit && unusableKind(hit) === null) {
+    // A hit keeps the original call's usage and latency (what the arm costs) and made no retries; its
+    // cost is priced from that usage by today's price table, which may not be the one it was stored under.
+    const costUsd = costOf(request.model, hit.usage, opts.config.prices);
+    const response = { ...hit, cached: true, retries: 0, costUsd };
     opts.onCall(callRecord(opts.runId, cell, role, provider, request, response));
     return response;
   }
@@ -136,7 +140,9 @@ async function callOnce(
     throw err;
   }
   const response = { ...raw, costUsd: raw.costUsd || costOf(request.model, raw.usage, opts.config.prices) };
-  if (key) opts.cache!.set(key, response);
+  // Never stored: an error (thrown above), an empty answer, a refusal or a content-filter stop — the
+  // next run asks again instead of replaying an answer nobody can score.
+  if (key && unusableKind(response) === null) opts.cache!.set(key, response);
   opts.onCall(callRecord(opts.runId, cell, role, provider, request, response));
   return response;
 }
@@ -165,6 +171,7 @@ function callRecord(
     cached: response?.cached ?? false,
     retries: response?.retries ?? retriesOf(error),
     costUsd: response?.costUsd ?? 0,
+    ...(response ? { stopReason: response.stopReason } : {}),
     ...(error ? { error: maskSecrets(describeError(error).message) } : {}),
   };
 }

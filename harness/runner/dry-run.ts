@@ -48,9 +48,9 @@ export async function dryRun(
   config: ResolvedConfig,
   opts: { skip?: ReadonlySet<string> } = {},
 ): Promise<DryRunReport> {
-  const suites = await loadSuites(config.casesDir, config.suites);
+  const suites = await loadSuites(config.casesDir, config.suites, config.configFile);
   const cells = planCells(suites, config).filter((c) => !opts.skip?.has(c.id));
-  const stand = createSimProvider(config.sim);
+  const stand = createSimProvider(config.sim, { windows: false });
   const arms = new Map<string, ArmEstimate>();
   const unpriced = new Set<string>();
   const unsimulated = new Set<string>();

@@ -12,7 +12,8 @@ import type { ResolvedConfig } from '../config/types.ts';
 import type { CallPath, CellCallContext } from './calls.ts';
 import type { PlannedCell } from './plan.ts';
 import { countTokens, messagesTokens, messageTokens, requestTokens } from '../tokens.ts';
-import { describeError } from '../errors.ts';
+import { describeError, isFatal, UnusableAnswerError } from '../errors.ts';
+import { unusableAnswer, type UnusableKind } from './unusable.ts';
 import { getStrategy } from '../../strategies/index.ts';
 import { renderMessages } from '../../strategies/render.ts';
 import { judgeCell } from '../../judges/judge-cell.ts';
@@ -64,7 +65,9 @@ export async function executeCell(cell: PlannedCell, env: CellEnv): Promise<Resu
     };
     return Object.assign(base, accounting(ctx, receiver.requestTokens, cell), judged.fields, { detail });
   } catch (err) {
-    if (env.signal?.aborted) throw err;
+    // Not a row: an interrupted cell is simply not done, and a fatal provider error stops the run
+    // (every other cell would fail the same way) — either way a resume runs the cell again.
+    if (env.signal?.aborted || isFatal(err)) throw err;
     const { message, code } = describeError(err);
     return Object.assign(base, accounting(ctx, 0, cell), {
       status: 'error' as const,
@@ -120,7 +123,18 @@ async function runReceiver(
     });
     res = await call('receiver', receiverRequest(h, messages, sim));
   }
+  const unusable = unusableAnswer(res);
+  if (unusable) throw new UnusableAnswerError(unusable, res.stopReason, unusableDetail(unusable, res));
   return { answer: res.text, requestTokens: requestTokensIn };
+}
+
+/** Why the cell has no answer to judge, with what the receiver did say. */
+function unusableDetail(kind: UnusableKind, res: ModelResponse): string {
+  const said = res.text.trim() ? `: ${JSON.stringify(res.text.trim().slice(0, 160))}` : '';
+  if (kind === 'refusal') return `the receiver refused (stop reason ${res.stopReason})${said}`;
+  if (kind === 'content_filter')
+    return `the receiver's answer was stopped by a content filter (stop reason ${res.stopReason})${said}`;
+  return `the receiver's answer is empty (stop reason ${res.stopReason})`;
 }
 
 function receiverRequest(h: Handoff, messages: ChatMessage[], sim: SimHints): ModelRequestInput {
@@ -149,9 +163,11 @@ function accounting(ctx: CellCallContext, receiverRequestTokens: number, cell: P
     judge_cost_usd: 0,
     cached_calls: 0,
     model_calls: ctx.made.length,
+    stop_reason: null as string | null,
   };
   for (const { role, response: r } of ctx.made) {
     if (r.cached) out.cached_calls++;
+    if (role === 'receiver') out.stop_reason = r.stopReason;
     if (role === 'judge') {
       out.judge_cost_usd += r.costUsd;
       continue;
@@ -191,6 +207,7 @@ function baseRow(cell: PlannedCell, env: CellEnv): ResultRow {
     status: 'ok',
     error: null,
     error_code: null,
+    stop_reason: null,
     source_model: modelLabel(env, 'source', models),
     receiver_model: modelLabel(env, 'receiver', models),
     judge_model: modelLabel(env, 'judge', models),

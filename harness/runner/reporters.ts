@@ -15,6 +15,8 @@ export interface Progress {
   errors: number;
   tokens: number;
   costUsd: number;
+  /** Model calls made by this process (cache hits included) and how many of them the cache served. */
+  calls: number;
   cacheHits: number;
   elapsedMs: number;
 }

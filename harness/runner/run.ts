@@ -8,13 +8,14 @@ import { createCallPath } from './calls.ts';
 import { executeCell } from './execute-cell.ts';
 import { HandoffMemo } from './handoff-memo.ts';
 import { Journal, readJsonl } from './journal.ts';
+import { latestRows } from './latest-rows.ts';
 import { planCells, type PlannedCell } from './plan.ts';
 import type { Progress, Reporter } from './reporters.ts';
 import { openCache } from '../cache/index.ts';
 import type { ResponseCache } from '../cache/types.ts';
 import { writeReports } from '../../reports/write.ts';
 import { harnessVersion } from '../version.ts';
-import { InputError } from '../errors.ts';
+import { InputError, isFatal, type ProviderError } from '../errors.ts';
 import { maskSecrets } from '../redact.ts';
 import { acquireRunLock, createRunDirectory, openResume, writeConfigRecord, type RunDir } from './run-dir.ts';
 
@@ -23,6 +24,8 @@ export interface RunOptions {
   reporters?: Reporter[];
   /** An existing run directory: only cells missing from its journal run, planned from its own config.json. */
   resumeDir?: string;
+  /** With resumeDir: cells whose latest row is an error run again too (the journal keeps every attempt). */
+  retryErrors?: boolean;
   signal?: AbortSignal;
 }
 
@@ -34,6 +37,11 @@ export interface RunOutcome {
   progress: Progress;
   /** On resume: plan fields of the current config that differ from the run's own (the run's were used). */
   resumeDiffers?: string[];
+  /**
+   * The provider error that stopped the run (401, 403, an unknown model): no cell was started after it,
+   * the cells it failed are not journalled, no report was written; `--resume` continues the run.
+   */
+  stoppedBy?: ProviderError;
 }
 
 /** Plan → execute each cell (bounded concurrency, journalled as it finishes) → reports. */
@@ -42,13 +50,9 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   if (opts.signal) setMaxListeners(0, opts.signal);
   const resume = opts.resumeDir ? openResume(opts.resumeDir, opts.config) : undefined;
   const config = resume?.config ?? opts.config;
-  const suites = await loadSuites(config.casesDir, config.suites);
+  const suites = await loadSuites(config.casesDir, config.suites, config.configFile);
   const cells = planCells(suites, config);
-  if (cells.length === 0)
-    throw new InputError(
-      'nothing_to_run',
-      `${config.configFile ?? 'config'}: suites: no cells to run (no suites or cases under "${config.casesDir}", or every arm filtered out)`,
-    );
+  if (cells.length === 0) throw nothingToRun(suites, config);
   // Providers first: a missing key fails here, before the run directory or any call exists.
   const providers = await createProviders(config);
   let run: RunDir;
@@ -79,6 +83,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       cache,
       reporters: opts.reporters ?? [],
       signal: opts.signal,
+      retryErrors: Boolean(resume && opts.retryErrors),
     });
   } finally {
     cache?.close();
@@ -88,8 +93,10 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   const interrupted = Boolean(opts.signal?.aborted);
   for (const r of opts.reporters ?? []) r.onRunEnd?.(progress.progress, interrupted);
   // The journal's rows, without reading it back: those found at the start plus those appended since.
-  const rows = uniqueRows([...progress.prior, ...progress.rows]);
-  if (!interrupted) await writeReports(dir, rows);
+  // The reports get all of them (and apply the latest-row rule themselves, counting what it replaced).
+  const journal = [...progress.prior, ...progress.rows];
+  if (!interrupted && !progress.stoppedBy) await writeReports(dir, journal);
+  const rows = latestRows(journal).rows;
   return {
     runId,
     dir,
@@ -97,7 +104,22 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     interrupted,
     progress: progress.progress,
     ...(resume ? { resumeDiffers: resume.differs } : {}),
+    ...(progress.stoppedBy ? { stoppedBy: progress.stoppedBy } : {}),
   };
+}
+
+/** Zero cells planned: the run would write an empty report and pass; say which setting emptied it. */
+function nothingToRun(suites: Awaited<ReturnType<typeof loadSuites>>, config: ResolvedConfig): InputError {
+  const unsharded = config.shard ? planCells(suites, { ...config, shard: null }).length : 0;
+  if (config.shard && unsharded > 0)
+    return new InputError(
+      'nothing_to_run',
+      `--shard ${config.shard.index}/${config.shard.count}: none of the ${unsharded} planned cells falls in this shard`,
+    );
+  return new InputError(
+    'nothing_to_run',
+    `${config.configFile ?? 'config'}: suites: no cells to run (no suites or cases under "${config.casesDir}", or every arm filtered out)`,
+  );
 }
 
 /** Cells start for at most this long between two event-loop turns (cells already running finish first). */
@@ -113,6 +135,7 @@ interface ExecuteArgs {
   cache: ResponseCache | null;
   reporters: Reporter[];
   signal?: AbortSignal;
+  retryErrors: boolean;
 }
 
 interface Executed {
@@ -121,6 +144,7 @@ interface Executed {
   prior: ResultRow[];
   /** Rows journalled by this run, in journal order. */
   rows: ResultRow[];
+  stoppedBy?: ProviderError;
 }
 
 async function executeCells(a: ExecuteArgs): Promise<Executed> {
@@ -129,7 +153,7 @@ async function executeCells(a: ExecuteArgs): Promise<Executed> {
   const calls = new Journal<CallRecord>(join(a.dir, 'calls.jsonl'), 256);
   const results = new Journal<ResultRow>(a.journalPath, 64, 200, { beforeFlush: () => calls.flush() });
   const prior = readJsonl<ResultRow>(a.journalPath);
-  const done = new Set(prior.map((r) => r.cell_id));
+  const done = doneCells(prior, a.retryErrors);
   const rows: ResultRow[] = [];
   const todo = cells.filter((c) => !done.has(c.id));
   const { cache } = a;
@@ -139,13 +163,16 @@ async function executeCells(a: ExecuteArgs): Promise<Executed> {
     errors: 0,
     tokens: 0,
     costUsd: 0,
+    calls: 0,
     cacheHits: 0,
     elapsedMs: 0,
   };
   const onCall = (r: CallRecord) => {
     calls.append(r);
+    progress.calls++;
     // Money actually spent in this process: cache hits cost nothing now.
-    if (!r.cached) progress.costUsd += r.costUsd;
+    if (r.cached) progress.cacheHits++;
+    else progress.costUsd += r.costUsd;
   };
   const callPath = createCallPath({ config, providers: a.providers, cache, runId: a.runId, onCall });
   const started = Date.now();
@@ -164,7 +191,6 @@ async function executeCells(a: ExecuteArgs): Promise<Executed> {
     progress.done++;
     progress.errors += row.status === 'error' ? 1 : 0;
     progress.tokens += row.input_tokens + row.output_tokens;
-    progress.cacheHits += row.cached_calls;
     progress.elapsedMs = Date.now() - started;
     for (const r of reporters) r.onCellEnd?.(row, progress);
   };
@@ -176,34 +202,56 @@ async function executeCells(a: ExecuteArgs): Promise<Executed> {
     signal: a.signal,
     handoffs: new HandoffMemo(),
   };
-  // `concurrency` workers pull cells in plan order: no promise per queued cell, so a 300k-cell plan
-  // starts at once and stops at once on Ctrl-C, and no queue bookkeeping per cell on the hot path.
+  let stoppedBy: ProviderError | undefined;
+  try {
+    stoppedBy = await runPool(todo, config.concurrency, a.signal, async (cell) =>
+      onRow(await executeCell(cell, env)),
+    );
+  } finally {
+    results.close();
+    calls.close();
+  }
+  return { progress, prior, rows, ...(stoppedBy ? { stoppedBy } : {}) };
+}
+
+/**
+ * `concurrency` workers pull cells in plan order: no promise per queued cell, so a 300k-cell plan
+ * starts at once and stops at once on Ctrl-C, and no queue bookkeeping per cell on the hot path. The
+ * first fatal provider error stops scheduling (cells already in flight finish) and is returned; any
+ * other exception from a cell (a harness bug — executeCell turns cell failures into rows) is thrown.
+ */
+async function runPool(
+  todo: readonly PlannedCell[],
+  concurrency: number,
+  signal: AbortSignal | undefined,
+  run: (cell: PlannedCell) => Promise<void>,
+): Promise<ProviderError | undefined> {
   let next = 0;
   let failed = false;
+  let stoppedBy: ProviderError | undefined;
   const turnOwed = createTurnYield(YIELD_EVERY_MS);
   const worker = async () => {
-    while (next < todo.length && !failed) {
+    while (next < todo.length && !failed && !stoppedBy) {
       const turn = turnOwed();
       if (turn) await turn;
-      if (a.signal?.aborted) return;
+      if (signal?.aborted || stoppedBy) return;
       const cell = todo[next++];
       if (!cell) return;
       try {
-        onRow(await executeCell(cell, env));
+        await run(cell);
       } catch (err) {
-        if (a.signal?.aborted) return;
+        if (signal?.aborted) return;
+        if (isFatal(err)) {
+          stoppedBy ??= err;
+          return;
+        }
         failed = true;
         throw err;
       }
     }
   };
-  try {
-    await Promise.all(Array.from({ length: Math.min(config.concurrency, todo.length) }, worker));
-  } finally {
-    results.close();
-    calls.close();
-  }
-  return { progress, prior, rows };
+  await Promise.all(Array.from({ length: Math.min(concurrency, todo.length) }, worker));
+  return stoppedBy;
 }
 
 /**
@@ -242,8 +290,8 @@ function createTurnYield(everyMs: number): () => Promise<void> | undefined {
   };
 }
 
-/** One row per cell: the journal is append-only, so a duplicate could only come from outside; the first wins. */
-function uniqueRows(rows: ResultRow[]): ResultRow[] {
-  const seen = new Set<string>();
-  return rows.filter((r) => !seen.has(r.cell_id) && (seen.add(r.cell_id), true));
+/** Cells a resume does not run again: those with a row, or with `retryErrors` those whose latest row is ok. */
+export function doneCells(journal: readonly ResultRow[], retryErrors: boolean): Set<string> {
+  const latest = latestRows(journal).rows;
+  return new Set(latest.filter((r) => !retryErrors || r.status === 'ok').map((r) => r.cell_id));
 }

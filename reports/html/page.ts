@@ -118,6 +118,7 @@ function suiteSection(suite: SuiteSummary, rows: readonly ResultRow[]): SafeHtml
       'p95',
       'cost $',
       'judge $',
+      'cached calls',
     ],
     suite.arms.map((a) => [
       armLabel(a),
@@ -130,8 +131,9 @@ function suiteSection(suite: SuiteSummary, rows: readonly ResultRow[]): SafeHtml
       f.seconds(a.latency.p95),
       a.cost.usd.toFixed(4),
       a.cost.judgeUsd.toFixed(4),
+      f.cachedCalls(a),
     ]),
-    new Set([1, 2, 3, 4, 5, 6, 7, 8, 9]),
+    new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]),
   );
   const survival = table(
     ['arm', 'kind', 'in payload', 'in answer', 'overstated in answer'],

@@ -19,7 +19,7 @@ export interface Summary {
   cells: number;
   ok: number;
   errors: number;
-  /** Rows whose cell_id appeared more than once in the journal (the last one was used). */
+  /** Rows replaced by a later row of the same cell_id (a retried error, a cell journalled twice); the latest counts. */
   duplicates: number;
   method: MethodNote;
   suites: SuiteSummary[];
@@ -74,6 +74,8 @@ export interface ArmSummary {
   /** Deterministic checks (recap signature, hand-off language, markers, pairing, second assignment): failed of n ok cells, by check name. */
   checks: Record<string, { failed: number; n: number }>;
   cost: { usd: number; perCellUsd: number | null; judgeUsd: number };
+  /** Model calls of the arm's cells (judge calls included) and how many the response cache served. */
+  calls: { model: number; cached: number };
 }
 
 /** Means over ok cells. */

@@ -77,3 +77,14 @@ export function costSummary(rows: readonly ResultRow[]): {
   }
   return { usd, perCellUsd: rows.length ? usd / rows.length : null, judgeUsd };
 }
+
+/** Every cell's calls, error cells included: a replayed error would hide in them as well. */
+export function callSummary(rows: readonly ResultRow[]): { model: number; cached: number } {
+  let model = 0;
+  let cached = 0;
+  for (const r of rows) {
+    model += r.model_calls;
+    cached += r.cached_calls;
+  }
+  return { model, cached };
+}

@@ -38,7 +38,8 @@ async function echoRun(
       cwd: dir,
       env: { ...mockEnv(echo, key), ...extraEnv },
     });
-    expect(r.code, r.stderr).toBe(0);
+    // Every fifth call is an echoed 400: error rows over the threshold (exit 3), their reasons on stderr.
+    expect(r.code, r.stderr).toBe(3);
     const runDir = join(dir, 'runs', readdirSync(join(dir, 'runs'))[0]!);
     return { runDir, cacheDir: join(dir, 'cache'), r, echoed: echo.stats.faults['echo-auth'] ?? 0 };
   } finally {

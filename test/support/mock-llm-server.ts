@@ -14,18 +14,45 @@ import {
 /**
  * A loopback HTTP server that speaks the Anthropic Messages API (POST /v1/messages) and OpenAI Chat
  * Completions (POST /v1/chat/completions) to the real SDKs, with fixed latency and scripted faults:
- * 429 with retry-after, 5xx, responses slower than the client's timeout, dropped connections.
+ * 429 with retry-after, 5xx, responses slower than the client's timeout, dropped connections, and
+ * 200s whose body is unusable (bad gzip, an HTML page, not JSON, JSON of the wrong shape).
  * Used by the provider/runner tests (in-process) and by the throughput bench (in its own process,
  * bench/mock-server.ts). GET /__stats returns the counters as JSON; POST /__reset zeroes them.
  */
 export type Fault =
-  | { type: 'status'; status: number; retryAfter?: string; retryAfterMs?: number; message?: string }
+  | {
+      type: 'status';
+      status: number;
+      retryAfter?: string;
+      retryAfterMs?: number;
+      message?: string;
+      /** The error body's type (Anthropic `error.type`, OpenAI `error.type`). @default by status */
+      errorType?: string;
+      /** OpenAI's `error.code` (e.g. context_length_exceeded, model_not_found). */
+      code?: string;
+    }
   | { type: 'slow'; delayMs: number }
   | { type: 'drop' }
   /** 200 headers and half a body, then the connection is cut. */
   | { type: 'truncate' }
   /** 400 whose message quotes the request's credentials (tests that keys never reach a written file). */
-  | { type: 'echo-auth' };
+  | { type: 'echo-auth' }
+  /** 200 whose body says `content-encoding: gzip` but is not gzip. */
+  | { type: 'bad-gzip' }
+  /** 200 with an HTML page (a proxy's or a login page), content-type text/html. */
+  | { type: 'html' }
+  /** 200, content-type application/json, with a body that is not JSON (cut short at a valid length). */
+  | { type: 'not-json' }
+  /** 200 with valid JSON of the wrong shape (no choices / content). */
+  | { type: 'wrong-shape' };
+
+/** The bodies of the malformed-response faults (tests assert on their first bytes). */
+export const malformedBodies = {
+  'bad-gzip': Buffer.from('this is not gzip, whatever the header says'),
+  html: '<!DOCTYPE html><html><head><title>Sign in</title></head><body>Please sign in</body></html>',
+  'not-json': '{"id":"chatcmpl-x","choices":[{"message":{"role":"assist',
+  'wrong-shape': '{"status":"ok","result":"queued"}',
+} as const;
 
 export interface FaultContext {
   /** 1-based sequence number of the HTTP request. */
@@ -153,6 +180,19 @@ export async function startMockLlmServer(options: MockServerOptions = {}): Promi
       return;
     }
     const delay = fault?.type === 'slow' ? fault.delayMs : (options.latencyMs ?? 0);
+    const malformed = (kind: keyof typeof malformedBodies) => {
+      done = true;
+      stats.inflight--;
+      stats.byStatus[200] = (stats.byStatus[200] ?? 0) + 1;
+      const body = malformedBodies[kind];
+      res.writeHead(200, {
+        'content-type': kind === 'html' ? 'text/html; charset=utf-8' : 'application/json',
+        ...(kind === 'bad-gzip' ? { 'content-encoding': 'gzip' } : {}),
+        'content-length': String(Buffer.byteLength(body)),
+        ...headers,
+      });
+      res.end(body);
+    };
     const respond = () => {
       if (fault?.type === 'status') {
         const extra: Record<string, string> = {};
@@ -162,8 +202,9 @@ export async function startMockLlmServer(options: MockServerOptions = {}): Promi
           fault.status,
           errorBody(
             protocol,
-            fault.status === 429 ? 'rate_limit_error' : 'api_error',
+            fault.errorType ?? (fault.status === 429 ? 'rate_limit_error' : 'api_error'),
             fault.message ?? `injected ${fault.status}`,
+            fault.code,
           ),
           extra,
         );
@@ -176,6 +217,8 @@ export async function startMockLlmServer(options: MockServerOptions = {}): Promi
         setTimeout(() => req.socket.destroy(), 5);
         return;
       }
+      if (fault && fault.type in malformedBodies)
+        return malformed(fault.type as keyof typeof malformedBodies);
       if (fault?.type === 'echo-auth')
         return end(
           400,
@@ -241,10 +284,10 @@ function send(
   res.end(text);
 }
 
-function errorBody(protocol: Protocol, type: string, message: string): unknown {
+function errorBody(protocol: Protocol, type: string, message: string, code?: string): unknown {
   return protocol === 'anthropic'
     ? { type: 'error', error: { type, message } }
-    : { error: { message, type, param: null, code: null } };
+    : { error: { message, type, param: null, code: code ?? null } };
 }
 
 /** Faults on a fixed rhythm of first attempts (retries succeed, so every call recovers). */

@@ -12,6 +12,10 @@ export interface MockReply {
   text?: string;
   toolCall?: { name: string; input: unknown };
   usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number };
+  /** The stop reason as the vendor writes it: Anthropic `stop_reason` ("refusal"), OpenAI `finish_reason` ("content_filter"). */
+  stop?: string;
+  /** OpenAI: `message.refusal`, the model's refusal text (content is then null). */
+  refusal?: string;
 }
 
 export type Responder = (body: any, protocol: Protocol) => MockReply | undefined;
@@ -110,7 +114,7 @@ export function anthropicReply(
     role: 'assistant',
     model: body.model,
     content,
-    stop_reason: reply.toolCall ? 'tool_use' : 'end_turn',
+    stop_reason: reply.stop ?? (reply.toolCall ? 'tool_use' : 'end_turn'),
     stop_sequence: null,
     usage: {
       input_tokens: reply.usage?.input ?? Math.max(1, total - cache.read - cache.write),
@@ -136,14 +140,16 @@ export function openaiReply(body: any, reply: MockReply, id: string): unknown {
           },
         ],
       }
-    : { role: 'assistant', content: reply.text ?? '' };
+    : reply.refusal !== undefined
+      ? { role: 'assistant', content: null, refusal: reply.refusal }
+      : { role: 'assistant', content: reply.text ?? '' };
   const cached = reply.usage?.cacheRead ?? 0;
   return {
     id: `chatcmpl-${id}`,
     object: 'chat.completion',
     created: 0,
     model: body.model,
-    choices: [{ index: 0, message, finish_reason: reply.toolCall ? 'tool_calls' : 'stop' }],
+    choices: [{ index: 0, message, finish_reason: reply.stop ?? (reply.toolCall ? 'tool_calls' : 'stop') }],
     usage: {
       prompt_tokens: (reply.usage?.input ?? prompt) + cached,
       completion_tokens: reply.usage?.output ?? Math.max(1, approxTokens(outText)),

@@ -3,6 +3,7 @@ import { writeFileAtomic } from '../../atomic-write.ts';
 import { join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { InputError } from '../../errors.ts';
+import { numberFlag } from '../../config/numeric-flags.ts';
 import {
   importAll,
   importFormats,
@@ -65,7 +66,8 @@ export const importCommand: CommandModule<object, ImportArgs> = {
           'Which session of a multi-session file: OpenHands instance_id, record or element index (default: first)',
       })
       .option('sample', {
-        type: 'number',
+        type: 'string',
+        coerce: numberFlag('--sample', 'non-negative integer'),
         describe: 'inspect_ai: 0-based sample index (default 0)',
       }) as unknown as Argv<ImportArgs>,
   handler: (args) => (args.all ? importEvery(args) : importOne(args)),

@@ -1,4 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
+import { numberFlag } from '../../config/numeric-flags.ts';
 import type { Case, Direction, Handoff } from '../../types.ts';
 import { InputError, SubagentContractError } from '../../errors.ts';
 import { exitState } from '../exit.ts';
@@ -83,7 +84,8 @@ export const renderCommand: CommandModule<object, RenderArgs> = {
           'return: which child session returns (0-based index, agent name or spawning call id); the parent up to that call is the receiver history',
       })
       .option('budget-tokens', {
-        type: 'number',
+        type: 'string',
+        coerce: numberFlag('--budget-tokens', 'positive integer'),
         describe: "the receiver's message budget (default: the config's)",
       })
       .option('cache', {
@@ -91,9 +93,14 @@ export const renderCommand: CommandModule<object, RenderArgs> = {
         default: true,
         describe: "use the config's response cache for model calls, as run does (--no-cache to bypass)",
       })
-      .option('seed', { type: 'number', describe: "run seed for the model calls (default: the config's)" })
+      .option('seed', {
+        type: 'string',
+        coerce: numberFlag('--seed', 'integer'),
+        describe: "run seed for the model calls (default: the config's)",
+      })
       .option('rep', {
-        type: 'number',
+        type: 'string',
+        coerce: numberFlag('--rep', 'non-negative integer'),
         default: 0,
         describe: 'repetition index (the sim draws differ per rep)',
       })

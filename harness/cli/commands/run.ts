@@ -1,13 +1,15 @@
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { loadConfig } from '../../config/load-config.ts';
-import { runExperiment } from '../../runner/run.ts';
+import { doneCells, runExperiment } from '../../runner/run.ts';
+import { InputError } from '../../errors.ts';
+import { numberFlag } from '../../config/numeric-flags.ts';
+import type { ResultRow } from '../../types.ts';
 import { dryRun, renderDryRun } from '../../runner/dry-run.ts';
 import { openResume } from '../../runner/run-dir.ts';
 import { readJsonl } from '../../runner/journal.ts';
 import { createProgressReporter } from '../../runner/reporters.ts';
-import { summarize } from '../../../reports/summarize.ts';
-import { renderMarkdown } from '../../../reports/markdown.ts';
+import { printOutcome } from '../run-outcome.ts';
 import { exitState } from '../exit.ts';
 import { onInterrupt } from '../interrupt.ts';
 
@@ -19,10 +21,12 @@ interface RunArgs {
   reps?: number;
   seed?: number;
   concurrency?: number;
+  maxErrorRate?: number;
   out?: string;
   cache: boolean;
   quiet: boolean;
   resume?: string;
+  retryErrors: boolean;
   shard?: string;
   dryRun: boolean;
 }
@@ -36,9 +40,22 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('suite', { type: 'string', array: true, describe: 'only these suites' })
       .option('arm', { type: 'string', array: true, describe: 'only these arms' })
       .option('provider', { type: 'string', describe: 'provider for every role: sim | anthropic | openai' })
-      .option('reps', { type: 'number', describe: 'repetitions per case × arm' })
-      .option('seed', { type: 'number', describe: 'run seed' })
-      .option('concurrency', { type: 'number', describe: 'cells in flight' })
+      .option('reps', {
+        type: 'string',
+        coerce: numberFlag('--reps', 'positive integer'),
+        describe: 'repetitions per case × arm',
+      })
+      .option('seed', { type: 'string', coerce: numberFlag('--seed', 'integer'), describe: 'run seed' })
+      .option('max-error-rate', {
+        type: 'string',
+        coerce: numberFlag('--max-error-rate', { from: 0, to: 1 }),
+        describe: 'exit 3 when error rows are a larger share of the cells (default: config maxErrorRate)',
+      })
+      .option('concurrency', {
+        type: 'string',
+        coerce: numberFlag('--concurrency', 'positive integer'),
+        describe: 'cells in flight',
+      })
       .option('out', { type: 'string', describe: 'runs directory (default: runs)' })
       .option('cache', {
         type: 'boolean',
@@ -50,6 +67,11 @@ export const runCommand: CommandModule<object, RunArgs> = {
         type: 'string',
         describe: 'an earlier run directory: run only the cells missing from its journal',
       })
+      .option('retry-errors', {
+        type: 'boolean',
+        default: false,
+        describe: 'with --resume: run the error cells again too (the journal keeps every attempt)',
+      })
       .option('shard', { type: 'string', describe: 'run shard i/n of the cells (deterministic by cell id)' })
       .option('dry-run', {
         type: 'boolean',
@@ -57,6 +79,8 @@ export const runCommand: CommandModule<object, RunArgs> = {
         describe: 'print the cells, model calls per role, estimated tokens and cost per arm; call nothing',
       }) as never,
   handler: async (args) => {
+    if (args.retryErrors && !args.resume)
+      throw new InputError('usage', '--retry-errors: only with --resume <run-dir>');
     const config = await loadConfig(args.config, {
       suite: args.suite,
       arm: args.arm,
@@ -64,6 +88,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       reps: args.reps,
       seed: args.seed,
       concurrency: args.concurrency,
+      maxErrorRate: args.maxErrorRate,
       out: args.out,
       cache: args.cache,
       quiet: args.quiet,
@@ -73,7 +98,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       // With --resume: what finishing that run would cost (its own plan, minus the journalled cells).
       const resume = args.resume ? openResume(args.resume, config) : undefined;
       const skip = resume
-        ? new Set(readJsonl<{ cell_id: string }>(join(resume.dir, 'results.jsonl')).map((r) => r.cell_id))
+        ? doneCells(readJsonl<ResultRow>(join(resume.dir, 'results.jsonl')), args.retryErrors)
         : undefined;
       process.stdout.write(`${renderDryRun(await dryRun(resume?.config ?? config, { skip }))}\n`);
       return;
@@ -84,6 +109,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       const outcome = await runExperiment({
         config,
         resumeDir: args.resume,
+        retryErrors: args.retryErrors,
         signal: controller.signal,
         reporters: args.quiet ? [] : [createProgressReporter()],
       });
@@ -95,9 +121,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
         exitState.code = 130;
         return;
       }
-      // The headline table per suite; the full statistics are in report.md / report.html.
-      process.stdout.write(`${renderMarkdown(summarize(outcome.rows), { brief: true })}\n`);
-      process.stdout.write(`run directory: ${outcome.dir}\n`);
+      exitState.code = printOutcome(outcome, config);
     } finally {
       release();
     }

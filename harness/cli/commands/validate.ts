@@ -44,7 +44,8 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
     const config = await loadConfig(args.config, {});
     const paths = args.paths?.length ? args.paths : [config.casesDir];
     if (!args.paths?.length && config.configFile) {
-      await attempt(config.configFile, async () => config);
+      // The config's own suite selections: extra arms must not clash with a suite's arms.
+      await attempt(config.configFile, () => loadSuites(config.casesDir, config.suites, config.configFile));
       await attempt(`${config.configFile} gate scopes`, async () =>
         checkScopeNames(config.gate, await loadSuites(config.casesDir, 'all'), config.configFile!),
       );

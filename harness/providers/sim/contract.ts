@@ -2,6 +2,7 @@ import type { Assertion, ChatMessage, ModelRequest, ToolCall } from '../../types
 import { lineWithAll, matchClaim } from '../../text/cues.ts';
 import type { SimContext } from './context.ts';
 import { draw } from './rng.ts';
+import { notSearchedCues } from '../../../judges/signals.ts';
 import type { SimRates } from './rates.ts';
 
 /**
@@ -14,9 +15,13 @@ import type { SimRates } from './rates.ts';
  * - provenance: the claim's labelled provenance strings that are visible in its context, else the tool
  *   calls whose results show the claim's cues; a finding with provenance is `verified`, else `inferred`;
  *   reference facts it can see and has not already filed become findings the same way;
- * - coverage.searched: the tool calls it made; coverage.not_searched: the case's labelled unsearched
- *   places that none of its calls touched; effort: its tool-call count, and budget_exhausted when it
- *   never wrote a final answer;
+ * - coverage.searched: the tool calls it made; coverage.not_searched: the places its context says were
+ *   not searched (a labelled place on a line with a not-searched cue, as a child's "Not searched: …"
+ *   report writes it) that none of its calls touched — an absence is invisible, so a child whose
+ *   transcript never says what it skipped lists nothing; effort: its tool-call count, and
+ *   budget_exhausted when it never wrote a final answer;
+ * Every slot comes from its context: the case's labels only let it recognise what it reads, so an
+ * empty context gives an empty contract (which the parent-side guards flag as an early stop).
  * - with probability `contractOmitField` per attempt it omits one required field. It reads rejections
  *   in its context: a field a validator error named is never omitted again, so a retry can succeed.
  * Deterministic per request seed (the call path's seed names the call index, so attempts differ).
@@ -35,7 +40,7 @@ export function simContract(req: ModelRequest, ctx: SimContext, rates: SimRates)
     unresolved: [] as unknown[],
     coverage: {
       searched: own.map((c) => locator(c.call)),
-      not_searched: notSearched(hints?.reference.notSearched ?? [], own),
+      not_searched: notSearched(hints?.reference.notSearched ?? [], ctx, own),
     },
     effort: {
       tool_calls: own.length,
@@ -139,7 +144,10 @@ export function locator(call: ToolCall): string {
   return `${call.name}: ${JSON.stringify(o).slice(0, 100)}`;
 }
 
-function notSearched(labelled: string[], own: OwnCall[]): string[] {
+function notSearched(labelled: string[], ctx: SimContext, own: OwnCall[]): string[] {
   const args = own.map((c) => JSON.stringify(c.call.input ?? '').toLowerCase()).join('\n');
-  return labelled.filter((place) => !args.includes(place.toLowerCase()));
+  const lines = ctx.all.getLines();
+  const stated = (place: string) =>
+    lines.some((l) => l.includes(place) && notSearchedCues.some((cue) => l.includes(cue)));
+  return labelled.filter((place) => stated(place.toLowerCase()) && !args.includes(place.toLowerCase()));
 }

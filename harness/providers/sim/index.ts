@@ -1,5 +1,8 @@
+import { hash } from 'node:crypto';
 import type { ModelRequest, ModelResponse, Provider, ToolCall } from '../../types.ts';
+import { canonicalJson } from '../../cache/canonical-json.ts';
 import { countTokens, requestTokens } from '../../tokens.ts';
+import { ProviderError } from '../../errors.ts';
 import { readContext } from './context.ts';
 import { simAnswer } from './answer.ts';
 import { simSummarize } from './summarize.ts';
@@ -33,20 +36,49 @@ const behaviours: Partial<Record<ModelRequest['purpose'], SimBehaviour>> = {
 };
 
 /**
- * The deterministic, seeded, offline provider (DESIGN §4). Same request + seed → same response.
- * Latency is modelled (base + prefill + decode per token), not slept.
+ * The version of the sim's behaviour: **bump it with every change to what the sim answers** for a
+ * given request (a behaviour file, a matcher it uses, a default rate). It is part of the response-cache
+ * key of every sim call, so answers of an older sim are never served to a newer one.
  */
-export function createSimProvider(options: SimOptions = {}): Provider {
+export const SIM_BEHAVIOUR_VERSION = 4;
+
+/**
+ * What besides the request decides a sim answer, as a response-cache scope: the behaviour version,
+ * the resolved rates of the model's size and the judge options. Hashed once per size, not per call.
+ */
+export function simCacheScope(
+  rates: SimRates,
+  judge: SimJudgeOptions,
+  version: number = SIM_BEHAVIOUR_VERSION,
+): string {
+  return `sim/v${version}/${hash('sha256', canonicalJson({ rates, judge }), 'hex').slice(0, 32)}`;
+}
+
+/**
+ * The deterministic, seeded, offline provider (DESIGN §4). Same request + seed → same response.
+ * Latency is modelled (base + prefill + decode per token), not slept. `windows: false` drops the
+ * context windows (the dry run's stand-in sizes requests meant for providers with windows of their own).
+ */
+export function createSimProvider(
+  options: SimOptions = {},
+  { windows = true }: { windows?: boolean } = {},
+): Provider {
   const rates = resolveRates(options.sizes);
   const judge = { ...defaultSimJudge, ...options.judge };
+  const scopes = new Map(
+    (Object.keys(rates) as SimSize[]).map((size) => [size, simCacheScope(rates[size], judge)]),
+  );
   return {
     id: 'sim',
+    // An unknown model gets no scope of its own: its call fails, and failures are never cached.
+    cacheScope: (model) => scopes.get(model.replace(/^sim-/, '') as SimSize) ?? 'sim/unknown-model',
     async generate(req: ModelRequest): Promise<ModelResponse> {
       const r = rates[sizeOf(req.model)];
       const behaviour = behaviours[req.purpose];
       if (!behaviour) throw new Error(`sim provider: no behaviour for call purpose "${req.purpose}"`);
-      const out = behaviour(req, r, judge);
       const inputTokens = requestTokens(req);
+      if (windows) checkWindow(req, inputTokens, r.contextWindowTokens);
+      const out = behaviour(req, r, judge);
       const outputTokens = Math.max(
         1,
         countTokens(out.text) +
@@ -69,6 +101,19 @@ export function createSimProvider(options: SimOptions = {}): Provider {
       };
     },
   };
+}
+
+/** The request a real provider would refuse with a context-length 400 is refused the same way. */
+function checkWindow(req: ModelRequest, inputTokens: number, window: number): void {
+  if (inputTokens + req.maxTokens <= window) return;
+  const n = (x: number) => x.toLocaleString('en-US');
+  throw new ProviderError(
+    'sim',
+    `sim ${req.model}: HTTP 400 context length exceeded: ${n(inputTokens)} input + ${n(req.maxTokens)} max output tokens > ${n(window)} context window`,
+    400,
+    undefined,
+    { code: 'context_length_exceeded' },
+  );
 }
 
 function resolveRates(overrides: SimOptions['sizes'] = {}): Record<SimSize, SimRates> {

@@ -1,3 +1,5 @@
+import { ProviderError } from '../../errors.ts';
+
 /**
  * The sim provider's behavioural rates. Every number here is a documented, overridable parameter
  * (`sim: { sizes: { small: {...} } }` in eval.config.ts); none depends on a strategy's name. The
@@ -44,6 +46,13 @@ export interface SimRates {
   backgroundLeakOrchestration: number;
   /** latency model (ms): base + prefill per input token + decode per output token. */
   latency: { baseMs: number; prefillMsPerToken: number; decodeMsPerToken: number };
+  /**
+   * Context window in tokens: a request whose input (o200k count) plus max output tokens exceeds it
+   * fails as a real provider's context-length 400 does (error_code context_length_exceeded). 200,000
+   * for every size: the sizes stand for the default config's Anthropic models (claude-haiku-4-5 for
+   * small, claude-sonnet-4-5 for large and the judge), whose standard window is 200k tokens.
+   */
+  contextWindowTokens: number;
 }
 
 export type SimSize = 'small' | 'large' | 'judge';
@@ -68,6 +77,7 @@ const large: SimRates = {
   contractSlotCaveat: 0.995,
   backgroundLeakOrchestration: 0.1,
   latency: { baseMs: 600, prefillMsPerToken: 0.14, decodeMsPerToken: 18 },
+  contextWindowTokens: 200_000,
 };
 
 const small: SimRates = {
@@ -91,9 +101,21 @@ const small: SimRates = {
 
 export const defaultSimRates: Record<SimSize, SimRates> = { small, large, judge: large };
 
-/** Sim model ids name their size: `sim-small`, `sim-large`, `sim-judge`. */
+/**
+ * Sim model ids name their size: `sim-small`, `sim-large`, `sim-judge`. Another id fails like an
+ * unknown model at a real provider: a 404 that would fail every call, so it stops the run.
+ */
 export function sizeOf(model: string): SimSize {
   const size = model.replace(/^sim-/, '');
   if (size === 'small' || size === 'large' || size === 'judge') return size;
-  throw new Error(`unknown sim model "${model}"; valid: sim-small, sim-large, sim-judge`);
+  throw new ProviderError(
+    'sim',
+    `sim ${model}: HTTP 404: unknown sim model "${model}"; valid: sim-small, sim-large, sim-judge`,
+    404,
+    undefined,
+    { code: 'model_not_found', fatal: true, baseURL: SIM_ENDPOINT },
+  );
 }
+
+/** What a stopped run names as the sim's base URL. */
+export const SIM_ENDPOINT = '(the embedded sim provider)';

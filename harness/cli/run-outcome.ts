@@ -1,0 +1,60 @@
+import type { ResolvedConfig } from '../config/types.ts';
+import type { RunOutcome } from '../runner/run.ts';
+import type { Progress } from '../runner/reporters.ts';
+import { errorBudget, type ErrorBudget } from '../runner/error-budget.ts';
+import { describeError } from '../errors.ts';
+import { maskSecrets } from '../redact.ts';
+import { summarize } from '../../reports/summarize.ts';
+import { renderMarkdown } from '../../reports/markdown.ts';
+
+/** The exit codes of `run` beyond 0 / 2 / 130 (docs/ci.md). */
+export const RUN_ERRORS_OVER_THRESHOLD = 3;
+export const RUN_STOPPED_BY_PROVIDER = 4;
+
+/**
+ * What `run` prints once the cells are done, and the exit code it asks for: 4 when a provider error
+ * that would fail every call stopped the run, 3 when the finished run's error rows are a larger share
+ * of its cells than `maxErrorRate`, else 0.
+ */
+export function printOutcome(outcome: RunOutcome, config: ResolvedConfig): number {
+  if (outcome.stoppedBy) {
+    process.stderr.write(stoppedText(outcome));
+    return RUN_STOPPED_BY_PROVIDER;
+  }
+  // The headline table per suite; the full statistics are in report.md / report.html.
+  process.stdout.write(`${renderMarkdown(summarize(outcome.rows), { brief: true })}\n`);
+  if (config.cache.enabled) process.stdout.write(`${cacheLine(outcome.progress)}\n`);
+  process.stdout.write(`run directory: ${outcome.dir}\n`);
+  const budget = errorBudget(outcome.rows, config.maxErrorRate);
+  if (!budget.over) return 0;
+  process.stderr.write(budgetText(budget));
+  return RUN_ERRORS_OVER_THRESHOLD;
+}
+
+/** A re-run against a fixed server can replay what an old one said: say how much came from the cache. */
+export function cacheLine(p: Pick<Progress, 'calls' | 'cacheHits'>): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `${n(p.cacheHits)} of ${n(p.calls)} model calls served from the response cache (--no-cache to bypass)`;
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+function budgetText(b: ErrorBudget): string {
+  const lines = [
+    `run: ${b.errors} of ${b.cells} cells are error rows (${pct(b.rate)}), above the error threshold ${pct(b.limit)} (maxErrorRate); top reasons:`,
+    ...b.top.map((t) => `  ${t.count} × ${t.code}: ${maskSecrets(t.reason)}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function stoppedText(outcome: RunOutcome): string {
+  const err = outcome.stoppedBy!;
+  const journalled = outcome.rows.length;
+  return [
+    `handoff-eval: run stopped by a provider error that would fail every call: ${maskSecrets(describeError(err).message)}`,
+    `  base URL: ${err.baseURL ?? '(unknown)'}`,
+    `  ${journalled} cell(s) journalled before it; the cells it failed are not. Fix the cause, then continue with:`,
+    `  handoff-eval run --resume ${outcome.dir}`,
+    '',
+  ].join('\n');
+}
