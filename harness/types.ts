@@ -170,16 +170,42 @@ export interface Reference {
   /** multi-child: what none of the children searched. */
   notSearched?: string[];
   /** spawn: the parent's orchestration request; a child that acts on it took a second assignment. */
-  orchestration?: { request: string; cues: string[] };
+  orchestration?: {
+    request: string;
+    cues: string[];
+    /**
+     * Live mode: the tool calls that carry the request out (e.g. the whole-tree run_tests). A call
+     * matches when its name is the same and every listed input field has that value (null = absent).
+     */
+    calls?: { name: string; input?: Record<string, unknown> }[];
+  };
   /** How long a proportional answer is, in words (for the proportional criterion). */
   expectedWords?: number;
 }
 
-/** Fixture data that tools read in live mode and that `fetch_transcript_span` serves. */
+/** Fixture data that tools read in live mode and that `fetch_transcript_span` serves (docs/live.md). */
 export interface World {
+  /** The repository: world-relative path → text (search_code, read_file). */
   files?: Record<string, string>;
+  /** Tables of a read-only SQLite database (query). */
   tables?: Record<string, { columns: string[]; rows: (string | number | null)[][] }>;
+  /** Documents outside the repository, by name (read_doc). */
   docs?: Record<string, string>;
+  /** Coding worlds: the recorded outcome run_tests() returns (the world is read-only, so nothing runs). */
+  tests?: WorldTests;
+}
+
+export interface WorldTestOutcome {
+  output: string;
+  /** The recorded exit code; non-zero marks the result as an error result, as agent harnesses do. */
+  exitCode: number;
+}
+
+export interface WorldTests extends WorldTestOutcome {
+  /** The command the outcome was recorded with (shown in the tool's description). */
+  command: string;
+  /** Outcomes of narrower runs, by scope (a package, a test file); run_tests() without a scope is the full suite. */
+  scopes?: Record<string, WorldTestOutcome>;
 }
 
 export type Direction = 'return' | 'escalation' | 'spawn';
