@@ -26,17 +26,25 @@ export function liveRows(suite: SuiteSummary, full: boolean, label: (a: ArmSumma
   const spawn = liveArms(suite).some((a) => a.live!.orchestration);
   return liveArms(suite).map((a) => {
     const l = a.live!;
+    // A spawned child's cells re-run no source: its columns are dashes there.
+    const ran = (text: () => string) => (l.sourceCells > 0 ? text() : f.dash);
+    const b = l.budgetExhausted;
     return [
       label(a),
-      `${f.num(l.toolCalls.median, 1)} [${l.toolCalls.min ?? f.dash}–${l.toolCalls.max ?? f.dash}]`,
-      ...(full ? [distribution(l)] : []),
-      `${l.budgetExhausted.cells}/${l.budgetExhausted.n} (${f.pct(l.budgetExhausted.rate)}) of ${l.budgets.join('/')}`,
-      f.int(l.sourceOutputTokens.median),
+      ran(() => `${f.num(l.toolCalls.median, 1)} [${l.toolCalls.min}–${l.toolCalls.max}]`),
+      ...(full ? [ran(() => distribution(l))] : []),
+      ran(() => `${b.cells}/${b.n} (${f.pct(b.rate)}) of ${l.budgets.join('/')}`),
+      ran(() => f.int(l.sourceOutputTokens.median)),
       f.seconds(l.latency.p50),
       l.latency.inlineArm === a.arm ? f.dash : f.seconds(l.latency.deltaVsInlineMs, true),
       `${l.spanFetch.cells}/${l.spanFetch.n} (${f.pct(l.spanFetch.rate)})`,
       ...(spawn ? [l.orchestration ? `${l.orchestration.cells}/${l.orchestration.n}` : f.dash] : []),
-      ...(full ? [`${l.assertions.made}/${l.assertions.labelled}`, f.seconds(l.latency.sourceLoopP50)] : []),
+      ...(full
+        ? [
+            ran(() => `${l.assertions.made}/${l.assertions.labelled}`),
+            ran(() => f.seconds(l.latency.sourceLoopP50)),
+          ]
+        : []),
     ];
   });
 }

@@ -12,6 +12,8 @@ import { meanOf } from './usage.ts';
  */
 export interface LiveSummary {
   cells: number;
+  /** Cells whose source ran its own loop (a spawned child's do not: the parent is recorded). */
+  sourceCells: number;
   /** The tool-call budget(s) of its cells. */
   budgets: number[];
   toolCalls: {
@@ -47,24 +49,24 @@ export function liveSummary(
 ): LiveSummary | null {
   const live = ok.filter((r) => r.source_mode === 'live');
   if (live.length === 0) return null;
-  const sorted = (f: (r: ResultRow) => number, rows = live) => rows.map(f).sort((a, b) => a - b);
-  const median = (xs: number[]) => (xs.length ? quantileSorted(xs, 0.5) : null);
-  const calls = sorted((r) => r.source_tool_calls ?? 0);
+  // A spawned child's cells re-run no source (the parent is recorded): no source effort there.
+  const spawned = (r: ResultRow) =>
+    r.orchestration_tool_calls !== null && r.orchestration_tool_calls !== undefined;
+  const src = live.filter((r) => !spawned(r));
+  const spawn = live.filter(spawned);
+  const sorted = (rows: readonly ResultRow[], f: (r: ResultRow) => number) =>
+    rows.map(f).sort((a, b) => a - b);
+  const calls = sorted(src, (r) => r.source_tool_calls ?? 0);
   const distribution: Record<string, number> = {};
   for (const c of calls) distribution[c] = (distribution[c] ?? 0) + 1;
-  const p50 = median(sorted((r) => r.latency_ms));
+  const p50 = median(sorted(live, (r) => r.latency_ms));
   const inlineLive = inline?.rows.filter((r) => r.source_mode === 'live') ?? [];
-  const inlineP50 = median(sorted((r) => r.latency_ms, inlineLive));
-  const count = (f: (r: ResultRow) => boolean) => live.filter(f).length;
-  const rate = (n: number) => n / live.length;
-  const spawn = live.filter(
-    (r) => r.orchestration_tool_calls !== null && r.orchestration_tool_calls !== undefined,
-  );
-  const exhausted = count((r) => r.budget_exhausted === true);
-  const fetched = count((r) => (r.receiver_span_fetches ?? 0) > 0);
+  const inlineP50 = median(sorted(inlineLive, (r) => r.latency_ms));
+  const share = (n: number, of: number) => ({ cells: n, n: of, rate: of ? n / of : null });
   return {
     cells: live.length,
-    budgets: [...new Set(live.map((r) => r.source_tool_budget ?? 0))].sort((a, b) => a - b),
+    sourceCells: src.length,
+    budgets: [...new Set(src.map((r) => r.source_tool_budget ?? 0))].sort((a, b) => a - b),
     toolCalls: {
       median: median(calls),
       mean: meanOf(calls),
@@ -72,35 +74,33 @@ export function liveSummary(
       max: calls[calls.length - 1] ?? null,
       distribution,
     },
-    budgetExhausted: { cells: exhausted, n: live.length, rate: rate(exhausted) },
+    budgetExhausted: share(src.filter((r) => r.budget_exhausted === true).length, src.length),
     sourceOutputTokens: {
-      median: median(sorted((r) => r.source_output_tokens)),
-      mean: meanOf(live.map((r) => r.source_output_tokens)),
+      median: median(sorted(src, (r) => r.source_output_tokens)),
+      mean: meanOf(src.map((r) => r.source_output_tokens)),
     },
     latency: {
       p50,
-      sourceLoopP50: median(sorted((r) => r.source_loop_latency_ms ?? 0)),
-      deltaVsInlineMs:
-        p50 !== null && inlineP50 !== null && inline && inlineLive.length ? p50 - inlineP50 : null,
+      sourceLoopP50: median(sorted(src, (r) => r.source_loop_latency_ms ?? 0)),
+      deltaVsInlineMs: p50 !== null && inlineP50 !== null ? p50 - inlineP50 : null,
       inlineArm: inlineLive.length ? inline!.arm : null,
     },
     spanFetch: {
-      cells: fetched,
+      ...share(live.filter((r) => (r.receiver_span_fetches ?? 0) > 0).length, live.length),
       calls: live.reduce((n, r) => n + (r.receiver_span_fetches ?? 0), 0),
-      n: live.length,
-      rate: rate(fetched),
     },
     orchestration: spawn.length
-      ? (() => {
-          const n = spawn.filter((r) => (r.orchestration_tool_calls ?? 0) > 0).length;
-          return { cells: n, n: spawn.length, rate: n / spawn.length };
-        })()
+      ? share(spawn.filter((r) => (r.orchestration_tool_calls ?? 0) > 0).length, spawn.length)
       : null,
     assertions: {
-      made: live.reduce((n, r) => n + (r.source_assertions ?? 0), 0),
-      labelled: live.reduce((n, r) => n + (r.source_assertions_labelled ?? 0), 0),
+      made: src.reduce((n, r) => n + (r.source_assertions ?? 0), 0),
+      labelled: src.reduce((n, r) => n + (r.source_assertions_labelled ?? 0), 0),
     },
   };
+}
+
+function median(xs: number[]): number | null {
+  return xs.length ? quantileSorted(xs, 0.5) : null;
 }
 
 /** What a live sim report says about its numbers: the live rates, each set from a seed or chosen. */
