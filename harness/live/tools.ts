@@ -104,7 +104,8 @@ const tools: Record<string, Tool> = {
       description: `Run one read-only SQL SELECT against the database (SQLite) and get a psql-style table. At most ${limits.maxRows} rows. Tables: ${w.tables.map((t) => `${t.name}(${t.columns.join(', ')})`).join('; ')}.`,
       inputSchema: objectSchema({ sql: { type: 'string', minLength: 1 } }, ['sql']),
     }),
-    run: (w, input: { sql: string }, limits) => runQuery(w.db!, input.sql, limits.maxRows),
+    run: (w, input: { sql: string }, limits) =>
+      runQuery(w.db!, input.sql, limits.maxRows, new Map(w.tables.map((t) => [t.name, t.rows]))),
   },
   read_doc: {
     offered: (w) => w.docNames.length > 0,

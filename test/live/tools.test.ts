@@ -192,6 +192,11 @@ describe('bad input is an error result, never a crash or a read outside the worl
       ['PRAGMA journal_mode = DELETE', /got PRAGMA/],
       ['/* sneaky */ DROP TABLE merchant_config', /got DROP/],
       ['SELECT * FROM no_such_table', /SQL error: no such table: no_such_table/],
+      // Queries that would never end or run for hours are refused before they run.
+      [
+        'WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT count(*) FROM r',
+        /recursive queries are not allowed/,
+      ],
     ];
     for (const [sql, message] of refused) {
       const r = run(tools, 'query', { sql });
@@ -218,6 +223,11 @@ describe('bad input is an error result, never a crash or a read outside the worl
       'Error: the query returns more than 200 rows (the row cap); add a WHERE clause, an aggregate or a LIMIT',
     );
     expect(run(tools, 'query', { sql: 'SELECT n FROM t WHERE n < 5' }).content).toContain('(5 rows)');
+    // 300^3 = 2.7e7 row combinations: refused before it runs; two tables are fine.
+    expect(run(tools, 'query', { sql: 'SELECT count(*) FROM t a, t b, t c' }).content).toMatch(
+      /^Error: the query would visit about 2\.7e\+7 row combinations \(limit 10000000\)/,
+    );
+    expect(run(tools, 'query', { sql: 'SELECT count(*) AS n FROM t a, t b' }).content).toContain('90000');
   });
 
   it('arguments failing the JSON Schema, and unknown tools', () => {
