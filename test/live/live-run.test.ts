@@ -109,6 +109,16 @@ describe('run --mode live on the sim', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--mode: suite mini \(arm inline\) is live, but none of its cases has a world/);
     expect(existsSync(join(none, 'runs'))).toBe(false);
+    // A case whose world would put a file outside it is refused when it loads.
+    const fixture = JSON.parse(readFileSync(join(liveCases, 'minilive/cases/live-1.json'), 'utf8'));
+    fixture.world.files['../escape.ts'] = 'x';
+    const file = join(tempDir('bad-world'), 'bad.json');
+    writeFileSync(file, JSON.stringify(fixture));
+    const v = await runCliAsync(['validate', file]);
+    expect(v.code).toBe(2);
+    expect(v.stdout).toContain(
+      `ERR ${file} (case live-1): world.files["../escape.ts"]: path "../escape.ts" is outside the world`,
+    );
   });
 });
 
