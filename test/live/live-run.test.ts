@@ -75,7 +75,7 @@ describe('run --mode live on the sim', () => {
       expect(row.source_loop_latency_ms).toBeGreaterThan(0);
       expect(row.latency_ms).toBeGreaterThan(row.source_loop_latency_ms!);
     }
-    // The contract's child knew from its first turn; the others were told nothing.
+    // Every cell's source ran its own loop turns (the contract's first-turn notice is checked in live-cell.test.ts).
     const acts = callsOf(run).filter((c) => c.purpose === 'act');
     expect(acts.length).toBeGreaterThan(12);
     const csv = readFileSync(join(run, 'results.csv'), 'utf8').split('\n')[0]!;
