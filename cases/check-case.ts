@@ -2,6 +2,7 @@ import type { Case } from '../harness/types.ts';
 import { CaseValidationError } from '../harness/errors.ts';
 import { allOnLine, indexText, matchClaim } from '../harness/text/cues.ts';
 import { viewOf } from '../harness/transcript/view.ts';
+import { checkWorld } from '../harness/live/world.ts';
 
 /**
  * Checks of meaning the schema cannot express: labels that would make the survival matcher lie.
@@ -15,6 +16,7 @@ export function checkCase(c: Case, file: string): void {
   const fail = (field: string, detail: string): never => {
     throw new CaseValidationError(file, c.id, field, detail);
   };
+  if (c.world) checkWorld(c.world, `${file} (case ${c.id})`);
   const ids = new Set<string>();
   c.assertions.forEach((a, i) => {
     if (ids.has(a.id)) fail(`assertions[${i}].id`, `duplicate id "${a.id}"`);

@@ -105,7 +105,19 @@ const reference = {
     orchestration: {
       type: 'object',
       required: ['request', 'cues'],
-      properties: { request: { type: 'string' }, cues: stringArray },
+      properties: {
+        request: { type: 'string' },
+        cues: stringArray,
+        calls: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['name'],
+            additionalProperties: false,
+            properties: { name: { type: 'string' }, input: { type: 'object' } },
+          },
+        },
+      },
     },
     expectedWords: { type: 'number', minimum: 1 },
   },
@@ -152,6 +164,25 @@ export const caseSchema = {
         files: { type: 'object', additionalProperties: { type: 'string' } },
         tables: { type: 'object' },
         docs: { type: 'object', additionalProperties: { type: 'string' } },
+        tests: {
+          type: 'object',
+          required: ['command', 'output', 'exitCode'],
+          additionalProperties: false,
+          properties: {
+            command: { type: 'string' },
+            output: { type: 'string' },
+            exitCode: { type: 'integer' },
+            scopes: {
+              type: 'object',
+              additionalProperties: {
+                type: 'object',
+                required: ['output', 'exitCode'],
+                additionalProperties: false,
+                properties: { output: { type: 'string' }, exitCode: { type: 'integer' } },
+              },
+            },
+          },
+        },
       },
     },
     tags: stringArray,
@@ -176,6 +207,7 @@ const arm = {
       additionalProperties: false,
       properties: { source: { type: 'string' }, receiver: { type: 'string' } },
     },
+    mode: { enum: ['recorded', 'live'] },
     description: { type: 'string' },
   },
 } as const;

@@ -148,6 +148,28 @@ export class MissingKeyError extends InputError {
   }
 }
 
+/** A case's world cannot be materialised (a path outside the world, a malformed table): names the case and the field. */
+export class WorldError extends InputError {
+  constructor(
+    readonly where: string,
+    readonly field: string,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super('world_invalid', `${where}: ${field}: ${detail}`, options);
+  }
+}
+
+/**
+ * A live tool call the world cannot serve (bad argument, path outside the world, non-SELECT query, a
+ * result over the limit). Never a cell failure: the loop turns it into an error result the model sees.
+ */
+export class ToolCallError extends HarnessError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('tool_error', message, options);
+  }
+}
+
 /** One line describing an error for a result row: the message plus status and request id when known. */
 export function describeError(err: unknown): { message: string; code: string } {
   if (err instanceof ProviderError) {

@@ -14,4 +14,5 @@ export type {
   ModelSpec,
   GateThresholds,
   SuiteSelection,
+  SourceMode,
 } from './config/types.ts';

@@ -170,16 +170,42 @@ export interface Reference {
   /** multi-child: what none of the children searched. */
   notSearched?: string[];
   /** spawn: the parent's orchestration request; a child that acts on it took a second assignment. */
-  orchestration?: { request: string; cues: string[] };
+  orchestration?: {
+    request: string;
+    cues: string[];
+    /**
+     * Live mode: the tool calls that carry the request out (e.g. the whole-tree run_tests). A call
+     * matches when its name is the same and every listed input field has that value (null = absent).
+     */
+    calls?: { name: string; input?: Record<string, unknown> }[];
+  };
   /** How long a proportional answer is, in words (for the proportional criterion). */
   expectedWords?: number;
 }
 
-/** Fixture data that tools read in live mode and that `fetch_transcript_span` serves. */
+/** Fixture data that tools read in live mode and that `fetch_transcript_span` serves (docs/live.md). */
 export interface World {
+  /** The repository: world-relative path → text (search_code, read_file). */
   files?: Record<string, string>;
+  /** Tables of a read-only SQLite database (query). */
   tables?: Record<string, { columns: string[]; rows: (string | number | null)[][] }>;
+  /** Documents outside the repository, by name (read_doc). */
   docs?: Record<string, string>;
+  /** Coding worlds: the recorded outcome run_tests() returns (the world is read-only, so nothing runs). */
+  tests?: WorldTests;
+}
+
+export interface WorldTestOutcome {
+  output: string;
+  /** The recorded exit code; non-zero marks the result as an error result, as agent harnesses do. */
+  exitCode: number;
+}
+
+export interface WorldTests extends WorldTestOutcome {
+  /** The command the outcome was recorded with (shown in the tool's description). */
+  command: string;
+  /** Outcomes of narrower runs, by scope (a package, a test file); run_tests() without a scope is the full suite. */
+  scopes?: Record<string, WorldTestOutcome>;
 }
 
 export type Direction = 'return' | 'escalation' | 'spawn';
@@ -240,6 +266,8 @@ export interface Arm {
   params?: Record<string, unknown>;
   /** Model aliases for the source agent (summaries, contracts) and the receiver. */
   models: { source: ModelAlias; receiver: ModelAlias };
+  /** 'live' re-runs the source agent over the case's world for this arm (docs/live.md). @default the suite's mode */
+  mode?: 'recorded' | 'live';
 }
 
 export interface Cell {
@@ -332,6 +360,12 @@ export interface Strategy<P extends Record<string, unknown> = Record<string, unk
   params: { [K in keyof P]: ParamSpec };
   prepare: (ctx: StrategyContext, params: P) => Promise<Handoff>;
   /**
+   * Live mode (docs/live.md): what the source agent is told in its first turn about how its work will
+   * be returned — structured-contract tells it that it must fill the research_result record. The
+   * source sees only this text, never the strategy's name. @default nothing
+   */
+  sourceNotice?: (params: P) => string | undefined;
+  /**
    * The handoff depends only on the case, the arm's params and the budget — never on the rep, chance
    * or state — and is built without model calls (ctx.call throws for such a strategy). The runner then
    * prepares it once per case × arm and reuses it for every rep; nobody may change a handoff once built.
@@ -345,7 +379,15 @@ export interface Strategy<P extends Record<string, unknown> = Record<string, unk
 // ---------------------------------------------------------------------------------------------
 
 /** The kind of call, for accounting and for the sim's behaviour (never the strategy's name). */
-export type CallPurpose = 'answer' | 'summarize' | 'contract' | 'background' | 'judge' | 'classify';
+export type CallPurpose =
+  | 'answer'
+  | 'summarize'
+  | 'contract'
+  | 'background'
+  | 'judge'
+  | 'classify'
+  /** A turn of the source agent's own tool loop (live mode). */
+  | 'act';
 
 export type ToolChoice = { type: 'auto' } | { type: 'none' } | { type: 'tool'; name: string };
 
@@ -534,6 +576,20 @@ export interface ResultRow {
    * deterministic matcher; null when the LLM classification did not run (the sim judge, by default).
    */
   survival_agreement?: number | null;
+  /** Live-mode columns (docs/live.md); absent on recorded cells. */
+  source_mode?: LiveFields['source_mode'];
+  source_tool_calls?: number;
+  source_tool_budget?: number;
+  source_tool_errors?: number;
+  source_tool_refused?: number;
+  budget_exhausted?: boolean;
+  source_loop_turns?: number;
+  source_loop_latency_ms?: number;
+  source_assertions?: number;
+  source_assertions_labelled?: number;
+  receiver_tool_calls?: number;
+  receiver_span_fetches?: number;
+  orchestration_tool_calls?: number | null;
   /** score_<criterion> (1–5 or null). */
   scores: Record<string, number | null>;
   /** survival rate by kind at each stage: {payload: {hedged: 0.5}, answer: {...}} (null when the case has none of that kind). */
@@ -543,6 +599,31 @@ export interface ResultRow {
   };
   checks: CheckResult[];
   detail?: CellDetail;
+}
+
+/** The columns of a live cell (docs/live.md): the source's own tool loop, and the receiver's tool use. */
+export interface LiveFields {
+  source_mode: 'live';
+  /** Tool calls the source ran against the world (summed over children), never more than the budget each. */
+  source_tool_calls: number;
+  source_tool_budget: number;
+  /** Of those, calls that got an error result (bad arguments, a path outside the world, …). */
+  source_tool_errors: number;
+  /** Calls asked for past the budget (not run). */
+  source_tool_refused: number;
+  /** The source asked for a call past its budget (any child, for several). */
+  budget_exhausted: boolean;
+  /** Model calls of the source loop. */
+  source_loop_turns: number;
+  /** The source loop's part of latency_ms (which in live mode is source loop + handoff + receiver). */
+  source_loop_latency_ms: number;
+  /** Labelled assertions the live source made (recognised in its transcript), of those labelled. */
+  source_assertions: number;
+  source_assertions_labelled: number;
+  receiver_tool_calls: number;
+  receiver_span_fetches: number;
+  /** spawn: receiver calls that carry out the parent's orchestration request; null for other directions. */
+  orchestration_tool_calls: number | null;
 }
 
 export interface CellDetail {

@@ -51,8 +51,26 @@ export function csvColumns(rows: readonly ResultRow[]): string[] {
     'judge_errors',
     'survival_agreement',
     'checks_failed',
+    ...(rows.some((r) => r.source_mode === 'live') ? liveColumns : []),
   ];
 }
+
+/** Live-mode columns (docs/live.md), present when any row is a live cell; empty on recorded rows. */
+const liveColumns = [
+  'source_mode',
+  'source_tool_calls',
+  'source_tool_budget',
+  'source_tool_errors',
+  'source_tool_refused',
+  'budget_exhausted',
+  'source_loop_turns',
+  'source_loop_latency_ms',
+  'source_assertions',
+  'source_assertions_labelled',
+  'receiver_tool_calls',
+  'receiver_span_fetches',
+  'orchestration_tool_calls',
+] as const;
 
 /** How each column's value is read from a row, decided once per column rather than per row and field. */
 function columnGetter(column: string): (r: ResultRow) => unknown {

@@ -1,6 +1,7 @@
 import { assertionKinds } from '../harness/types.ts';
 import type { ArmSummary, Summary, SuiteSummary } from './summary/types.ts';
 import * as f from './format.ts';
+import { liveArms, liveHeaders, liveRows, liveSimLines } from './live-section.ts';
 
 /** The Markdown report: for reviewers and PR comments. Renders a Summary; computes nothing. */
 
@@ -28,8 +29,9 @@ export function renderMarkdown(s: Summary, opts: { brief?: boolean } = {}): stri
     `${s.cells} cells (${s.ok} ok, ${s.errors} errors) · receiver ${s.models.receiver.map(mdCell).join(', ')} · judge ${s.models.judge.map(mdCell).join(', ')} · seed ${s.seed ?? f.dash} · harness ${mdCell(s.harnessVersion)}`,
     '',
   );
+  if (s.liveSim) out.push(...liveSimLines(s.liveSim).map((l) => `> ${mdCell(l)}`), '');
   for (const suite of s.suites) {
-    out.push(...headline(suite));
+    out.push(...headline(suite), ...liveTable(suite, !opts.brief));
     if (opts.brief) continue;
     out.push(
       ...scoreTable(suite),
@@ -90,6 +92,20 @@ function headline(suite: SuiteSummary): string[] {
     );
   }
   return [...lines, ''];
+}
+
+/** Live mode: the source's effort, budget, end-to-end latency and the receiver's span fetches per arm. */
+function liveTable(suite: SuiteSummary, full: boolean): string[] {
+  if (liveArms(suite).length === 0) return [];
+  const headers = liveHeaders(suite, full);
+  return [
+    `### Live source (tool loop over each case's world)`,
+    '',
+    row(headers),
+    align(`l${'r'.repeat(headers.length - 1)}`),
+    ...liveRows(suite, full, armLabel).map(row),
+    '',
+  ];
 }
 
 function scoreTable(suite: SuiteSummary): string[] {

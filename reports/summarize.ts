@@ -14,6 +14,7 @@ import {
   primaryCriterion,
 } from './summary/scores.ts';
 import { judgeReliability } from './summary/reliability.ts';
+import { liveSimNote, liveSummary } from './summary/live.ts';
 
 export type * from './summary/types.ts';
 
@@ -67,7 +68,13 @@ export function summarize(input: readonly ResultRow[]): Summary {
     duplicates,
     method,
     suites,
+    ...optional('liveSim', liveSimNote(rows, simulated)),
   };
+}
+
+/** `{[key]: value}` when there is a value: recorded runs' summaries keep their shape. */
+function optional<K extends string, V>(key: K, value: V | null): { [P in K]?: V } {
+  return (value === null ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 export function isSimulated(r: ResultRow): boolean {
@@ -97,6 +104,7 @@ function suiteSummary(suite: string, rows: ResultRow[]): SuiteSummary {
   });
   const base = parts.find((p) => p.arm === baselineArm) ?? null;
   compareWithBaseline(parts, base, criteria, `${rows[0]!.seed}/${suite}`);
+  const inline = parts.find((p) => p.g[0]!.strategy === 'inline');
   const arms = parts.map((p): ArmSummary => {
     const first = p.g[0]!;
     const errorCodes: Record<string, number> = {};
@@ -120,6 +128,7 @@ function suiteSummary(suite: string, rows: ResultRow[]): SuiteSummary {
       checks: checkSummary(p.ok),
       cost: costSummary(p.g),
       calls: callSummary(p.g),
+      ...optional('live', liveSummary(p.ok, inline ? { arm: inline.arm, rows: inline.ok } : null)),
     };
   });
   return {

@@ -54,6 +54,9 @@ export const structuredContract = defineStrategy<ContractParams>({
       description: "max output tokens of each contract call (ledgerline's child spent ≈900 filling it)",
     },
   },
+  // Live mode: the child knows from its first turn (the seed's effect — "a child which knows it must
+  // fill coverage and unresolved spends a little of its reasoning budget on bookkeeping").
+  sourceNotice: () => contractNotice,
   async prepare(ctx, params) {
     const sources = ctx.case.sources ?? [ctx.case.source];
     const calls: ModelResponse[] = [];
@@ -106,6 +109,11 @@ export const structuredContract = defineStrategy<ContractParams>({
     });
   },
 });
+
+export const contractNotice =
+  'When you finish you must return your result as a research_result record (a tool call checked against its schema): ' +
+  'findings with provenance and confidence, assumptions, unresolved questions with what would settle them, ' +
+  'coverage.searched and coverage.not_searched, and effort (tool_calls, budget_exhausted). Keep track of what you search and what you do not.';
 
 export const contractRequest =
   'Return your result now by calling research_result. Fill every field: findings (each claim with its provenance — file:line, ' +

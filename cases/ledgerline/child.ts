@@ -3,7 +3,8 @@ import type { LedgerWorld } from './world.ts';
 import { RETIRING } from './world.ts';
 import type { Findings } from './labels.ts';
 import { adapterPath, changelogPath } from './repo.ts';
-import { grep, numbered, renderGrep, renderTable } from '../lib/text.ts';
+import { memoryAccess } from '../../harness/live/access.ts';
+import { createWorldTools } from '../../harness/live/tools.ts';
 import { SessionBuilder } from '../lib/session.ts';
 import { Random } from '../lib/random.ts';
 
@@ -34,7 +35,8 @@ export function tableRows(w: LedgerWorld): (string | null)[][] {
 /**
  * The research child's session over the world: two code searches, the changelog, the table, two
  * adapter reads, one more search (and, when it tries, a read of something it cannot reach). Every
- * tool result is computed from the world's files and table, so the findings are true of what it saw.
+ * tool result is what the live tools (harness/live/tools.ts) return over this case's world — the
+ * recording keeps its own argument names (`pattern`, `query_table`), the live tools call them `query`.
  */
 export function childSession(
   w: LedgerWorld,
@@ -46,36 +48,41 @@ export function childSession(
   const r = new Random('ledgerline-child', seed, w.index);
   const s = new SessionBuilder('researcher', 'child', `toolu_lc${w.index}`, 'large');
   s.user(brief, 'parent');
-  const search = (pattern: string, re: RegExp, context: number) => ({
+  const access = memoryAccess({
+    files,
+    tables: { merchant_config: { columns: TABLE_COLUMNS, rows: tableRows(w) } },
+  });
+  const tools = createWorldTools(access);
+  const recorded = (name: string, input: Record<string, unknown>) => {
+    const out = tools.run({ name, input });
+    return { result: out.content, ...(out.isError ? { isError: true } : {}) };
+  };
+  const search = (pattern: string, context: number) => ({
     name: 'search_code',
     input: { pattern, path: '.', context },
-    result: renderGrep(files, grep(files, re), context),
+    ...recorded('search_code', { query: pattern, path: '.', context }),
   });
-  const read = (path: string) => ({
-    name: 'read_file',
-    input: { path },
-    result: files[path] ? numbered(files[path]!) : `Error: ENOENT: no such file or directory, open '${path}'`,
-    isError: !files[path],
-  });
+  const read = (path: string) => ({ name: 'read_file', input: { path }, ...recorded('read_file', { path }) });
 
   s.act(
     `I'll start by finding every place the retiring version ${RETIRING} appears, then check how api_version flows from the table into requests.`,
-    search(RETIRING, /2023-10/, 2),
+    search(RETIRING, 2),
   );
   s.act(
     `${RETIRING} shows up in adapter constants, test fixtures and the vendored changelog. Now the version plumbing: where api_version is read and how each adapter resolves it.`,
-    search('api_version|apiVersion|DEFAULT_API_VERSION', /api_version|apiVersion|DEFAULT_API_VERSION/, 2),
+    search('api_version|apiVersion|DEFAULT_API_VERSION', 2),
   );
   s.act(
     `The client defaults to ${w.successor} when a row has no api_version, but adapters resolve versions themselves. Let me read the changelog for the exact retirement terms before counting merchants.`,
     read(changelogPath(w)),
   );
+  const sql = `SELECT ${TABLE_COLUMNS.join(', ')} FROM merchant_config ORDER BY merchant_id;`;
   s.act(
     `Retirement is ${w.retirementDate} with HTTP 410 version_retired afterwards, in test mode too. Now the merchant configuration.`,
     {
       name: 'query_table',
-      input: { sql: `SELECT ${TABLE_COLUMNS.join(', ')} FROM merchant_config ORDER BY merchant_id;` },
-      result: renderTable(TABLE_COLUMNS, tableRows(w)),
+      input: { sql },
+      ...recorded('query', { sql }),
     },
   );
   s.say(tableNotes(w));
@@ -87,11 +94,7 @@ export function childSession(
   );
   s.act(
     `${adapterPath(w.fallbackAdapter)} catches UnsupportedVersionError and silently sends FALLBACK_API_VERSION. Checking for other fallbacks and for how the sandbox adapter and batch jobs pick a version.`,
-    search(
-      'FALLBACK_API_VERSION|sandbox|_BATCH_VERSION|edge proxy',
-      /FALLBACK_API_VERSION|sandbox|_BATCH_VERSION|edge proxy/,
-      3,
-    ),
+    search('FALLBACK_API_VERSION|sandbox|_BATCH_VERSION|edge proxy', 3),
   );
   if (w.sandbox.readable)
     s.act('The sandbox adapter is in the repo; reading its pin.', read('adapters/sandbox.ts'));
@@ -101,6 +104,7 @@ export function childSession(
       read('node_modules/@ledgerline/sandbox-adapter/dist/index.js'),
     );
   s.say(finalMessage(w, f));
+  access.close();
   return s.build(`ledgerline-${w.index}-child`);
 }
 

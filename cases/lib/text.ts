@@ -1,72 +1,11 @@
-/** Renderings of tool output the way common tools print it (ripgrep, cat -n, psql). */
-
-export interface Hit {
-  path: string;
-  line: number;
-  text: string;
-}
-
-/** Every line of every file matching the pattern (ripgrep-style, case-sensitive), in path order. */
-export function grep(files: Record<string, string>, pattern: RegExp): Hit[] {
-  const hits: Hit[] = [];
-  for (const path of Object.keys(files).sort()) {
-    files[path]!.split('\n').forEach((text, i) => {
-      if (pattern.test(text)) hits.push({ path, line: i + 1, text });
-    });
-  }
-  return hits;
-}
-
-/** `rg -n -C <context>` output: matches with context lines, groups separated by `--`. */
-export function renderGrep(files: Record<string, string>, hits: Hit[], context = 0): string {
-  if (hits.length === 0) return 'No matches found.';
-  const out: string[] = [];
-  const split = new Map<string, string[]>();
-  let lastPath = '';
-  let lastLine = -1;
-  for (const h of hits) {
-    let lines = split.get(h.path);
-    if (!lines) split.set(h.path, (lines = files[h.path]!.split('\n')));
-    const from = Math.max(1, h.line - context);
-    const to = Math.min(lines.length, h.line + context);
-    if (h.path !== lastPath || from > lastLine + 1) {
-      if (out.length) out.push('--');
-    }
-    for (let n = Math.max(from, h.path === lastPath ? lastLine + 1 : from); n <= to; n++) {
-      out.push(`${h.path}${n === h.line ? ':' : '-'}${n}${n === h.line ? ':' : '-'}${lines[n - 1]}`);
-    }
-    lastPath = h.path;
-    lastLine = to;
-  }
-  const files_ = new Set(hits.map((h) => h.path)).size;
-  out.push('', `${hits.length} matches in ${files_} files`);
-  return out.join('\n');
-}
-
-/** A file as a read tool returns it: line numbers, tab, text. */
-export function numbered(text: string, from = 1): string {
-  return text
-    .split('\n')
-    .map((l, i) => `${String(i + from).padStart(6)}\t${l}`)
-    .join('\n');
-}
+/** Text helpers for the generators; tool output renderers live with the live tools that share them. */
+export { grep, numbered, renderGrep, renderTable, type Hit } from '../../harness/live/render.ts';
 
 /** The 1-based line of the first line containing `needle` (throws when absent: a generator bug). */
 export function lineOf(text: string, needle: string): number {
   const i = text.split('\n').findIndex((l) => l.includes(needle));
   if (i < 0) throw new Error(`lineOf: "${needle}" not found`);
   return i + 1;
-}
-
-/** A psql-style table. */
-export function renderTable(columns: string[], rows: (string | number | null)[][]): string {
-  const cell = (v: string | number | null) => (v === null ? '' : String(v));
-  const widths = columns.map((c, i) => Math.max(c.length, ...rows.map((r) => cell(r[i] ?? null).length)));
-  const line = (vals: string[]) => ' ' + vals.map((v, i) => v.padEnd(widths[i]!)).join(' | ');
-  const out = [line(columns), '-' + widths.map((w) => '-'.repeat(w)).join('-+-') + '-'];
-  for (const r of rows) out.push(line(r.map((v) => cell(v ?? null))));
-  out.push(`(${rows.length} row${rows.length === 1 ? '' : 's'})`);
-  return out.join('\n');
 }
 
 /** "a, b and c". */

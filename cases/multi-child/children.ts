@@ -3,7 +3,9 @@ import type { GroundTruth, LedgerWorld, Merchant } from '../ledgerline/world.ts'
 import { RETIRING } from '../ledgerline/world.ts';
 import { adapterPath, changelogPath } from '../ledgerline/repo.ts';
 import { TABLE_COLUMNS } from '../ledgerline/child.ts';
-import { grep, lineOf, numbered, renderGrep, renderTable } from '../lib/text.ts';
+import { lineOf, renderTable } from '../lib/text.ts';
+import { memoryAccess } from '../../harness/live/access.ts';
+import { createWorldTools, type WorldTools } from '../../harness/live/tools.ts';
 import { SessionBuilder, type CallSpec } from '../lib/session.ts';
 
 /**
@@ -72,23 +74,28 @@ function session(name: string, idPrefix: string, brief: string) {
   return s;
 }
 
+/**
+ * Searches and reads are recorded through the live tools over the case's files (harness/live/tools.ts),
+ * so they are what a live child would see; the recording keeps its own argument name (`pattern`).
+ */
+const toolsOf = new WeakMap<Record<string, string>, WorldTools>();
+function recorded(files: Record<string, string>, name: string, input: Record<string, unknown>) {
+  let tools = toolsOf.get(files);
+  if (!tools) toolsOf.set(files, (tools = createWorldTools(memoryAccess({ files }))));
+  const out = tools.run({ name, input });
+  return { result: out.content, ...(out.isError ? { isError: true } : {}) };
+}
+
 function search(files: Record<string, string>, pattern: string, context: number): CallSpec {
   return {
     name: 'search_code',
     input: { pattern, path: '.', context },
-    result: renderGrep(files, grep(files, new RegExp(pattern)), context),
+    ...recorded(files, 'search_code', { query: pattern, path: '.', context }),
   };
 }
 
 function read(files: Record<string, string>, path: string): CallSpec {
-  return files[path]
-    ? { name: 'read_file', input: { path }, result: numbered(files[path]!) }
-    : {
-        name: 'read_file',
-        input: { path },
-        result: `Error: ENOENT: no such file or directory, open '${path}'`,
-        isError: true,
-      };
+  return { name: 'read_file', input: { path }, ...recorded(files, 'read_file', { path }) };
 }
 
 function report(

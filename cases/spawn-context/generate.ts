@@ -3,6 +3,7 @@ import { scenarios, type Scenario } from './scenarios.ts';
 import { moreScenarios } from './scenarios-2.ts';
 import { SessionBuilder } from '../lib/session.ts';
 import { Random } from '../lib/random.ts';
+import { orchestrationCalls, spawnWorld } from './world.ts';
 
 const all: Scenario[] = [...scenarios, ...moreScenarios];
 
@@ -36,9 +37,14 @@ function spawnCase(seed: number, index: number) {
     reference: {
       facts: sc.facts.filter((f) => child.facts.includes(f.id)),
       caveats: sc.notes.filter((n) => n.kind !== 'confident').map((n) => n.id),
-      orchestration: { request: sc.orchestration.request, cues: sc.orchestration.cues },
+      orchestration: {
+        request: sc.orchestration.request,
+        cues: sc.orchestration.cues,
+        calls: orchestrationCalls,
+      },
       expectedWords: 120,
     },
+    world: spawnWorld(sc),
     tags: [sc.id, layout, ...(layout === 'compacted' ? ['compaction'] : [])],
   };
 }

@@ -6,6 +6,7 @@ import type {
   ModelSpec,
   ProviderName,
   ResolvedConfig,
+  SourceMode,
   SuiteSelection,
   UserConfig,
 } from './types.ts';
@@ -23,6 +24,7 @@ const defaults = {
   seed: 1,
   concurrency: 32,
   budgetTokens: 200_000,
+  sourceToolBudget: 12,
   cacheDir: '.handoff-cache',
   outDir: 'runs',
   casesDir: 'cases',
@@ -49,6 +51,8 @@ export function resolveConfig(
     'judge',
     'concurrency',
     'budgetTokens',
+    'mode',
+    'sourceToolBudget',
     'cache',
     'outDir',
     'casesDir',
@@ -102,6 +106,7 @@ export function resolveConfig(
       check.positiveInt(user.concurrency, 'concurrency') ??
       defaults.concurrency,
     budgetTokens: check.positiveInt(user.budgetTokens, 'budgetTokens') ?? defaults.budgetTokens,
+    ...resolveLive(user, flags, check),
     cache: {
       enabled: cacheEnabled,
       dir:
@@ -157,6 +162,33 @@ function resolveProvider(
     source: value.source ? valid(value.source, 'provider.source') : d,
     receiver: value.receiver ? valid(value.receiver, 'provider.receiver') : d,
     judge: value.judge ? valid(value.judge, 'provider.judge') : d,
+  };
+}
+
+function resolveLive(
+  user: UserConfig,
+  flags: ConfigFlags,
+  check: Checker,
+): Pick<ResolvedConfig, 'mode' | 'modeForced' | 'sourceToolBudget'> {
+  const mode = (v: unknown, field: string): SourceMode | undefined => {
+    if (v === undefined) return undefined;
+    if (v !== 'recorded' && v !== 'live') check.fail(field, "must be 'recorded' or 'live'", v);
+    return v;
+  };
+  const flagMode = mode(flags.mode, '--mode');
+  const budget =
+    check.positiveInt(flags.sourceToolBudget, '--source-tool-budget') ??
+    check.positiveInt(user.sourceToolBudget, 'sourceToolBudget') ??
+    defaults.sourceToolBudget;
+  (user.suites ?? []).forEach((s, i) => {
+    if (typeof s !== 'object' || s === null) return;
+    mode(s.mode, `suites[${i}].mode`);
+    check.positiveInt(s.sourceToolBudget, `suites[${i}].sourceToolBudget`);
+  });
+  return {
+    mode: flagMode ?? mode(user.mode, 'mode') ?? 'recorded',
+    modeForced: flagMode !== undefined,
+    sourceToolBudget: budget,
   };
 }
 

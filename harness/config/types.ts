@@ -3,6 +3,9 @@ import type { SimOptions } from '../providers/sim/index.ts';
 
 export type ProviderName = 'sim' | 'anthropic' | 'openai' | (string & {});
 
+/** 'recorded' replays each case's source transcript; 'live' re-runs the source agent with tools over the case's world (docs/live.md). */
+export type SourceMode = 'recorded' | 'live';
+
 /** A model alias: the model id to use under each provider. */
 export type ModelSpec = Partial<Record<ProviderName, string>>;
 
@@ -35,6 +38,10 @@ export interface SuiteSelection {
   cases?: string[];
   /** Extra arms for this suite (inline definitions). */
   extraArms?: Arm[];
+  /** This suite's source mode (an arm's own `mode` wins). @default the config's `mode` */
+  mode?: SourceMode;
+  /** This suite's live tool-call budget. @default the config's `sourceToolBudget` */
+  sourceToolBudget?: number;
 }
 
 export interface GateThresholds {
@@ -107,6 +114,17 @@ export interface UserConfig {
   concurrency?: number;
   /** The receiver's message budget in tokens. @default 200000 */
   budgetTokens?: number;
+  /**
+   * Source mode for every suite and arm that does not name its own: 'recorded' replays the case's source
+   * transcript; 'live' re-runs the source agent in a tool loop over the case's world (docs/live.md).
+   * @default 'recorded'
+   */
+  mode?: SourceMode;
+  /**
+   * Live mode: tool calls the source agent may make before it must report (twice the ledgerline seed's
+   * median of 6.1, so the ceiling binds only on runs that go far past the seed's scale). @default 12
+   */
+  sourceToolBudget?: number;
   /** Response cache: `false` to disable, or its directory. @default '.handoff-cache' */
   cache?: boolean | { dir?: string };
   /** Where runs are written. @default 'runs' */
@@ -139,6 +157,10 @@ export interface ResolvedConfig {
   judge: { model: string; samples: number; criteria: boolean; classify: 'auto' | 'on' | 'off' };
   concurrency: number;
   budgetTokens: number;
+  mode: SourceMode;
+  /** True when --mode set it: it then wins over every suite's and arm's own mode. */
+  modeForced: boolean;
+  sourceToolBudget: number;
   cache: { enabled: boolean; dir: string };
   outDir: string;
   casesDir: string;
@@ -165,4 +187,6 @@ export interface ConfigFlags {
   quiet?: boolean;
   shard?: string;
   maxErrorRate?: number;
+  mode?: string;
+  sourceToolBudget?: number;
 }

@@ -60,6 +60,7 @@ export function createCallPath(opts: CallPathOptions): CallPath {
     return l;
   };
   const modelFor: CallPath['modelFor'] = (role, aliases) => resolveModel(config, role, aliases);
+  const inflight = new Map<string, Promise<ModelResponse>>();
   return {
     modelFor,
     forCell(cell) {
@@ -69,7 +70,7 @@ export function createCallPath(opts: CallPathOptions): CallPath {
         const n = counters.get(input.purpose) ?? 0;
         counters.set(input.purpose, n + 1);
         const request: ModelRequest = { ...input, model, seed: requestSeed(config, cell, input.purpose, n) };
-        const response = await callOnce(request, provider, role, cell, opts, limitFor(provider));
+        const response = await callOnce(request, provider, role, cell, opts, limitFor(provider), inflight);
         cell.made.push({ role, purpose: input.purpose, response });
         return response;
       };
@@ -112,6 +113,7 @@ async function callOnce(
   cell: CellCallContext,
   opts: CallPathOptions,
   limit: LimitFunction,
+  inflight: Map<string, Promise<ModelResponse>>,
 ): Promise<ModelResponse> {
   const p = opts.providers[provider];
   if (!p)
@@ -132,14 +134,31 @@ async function callOnce(
     opts.onCall(callRecord(opts.runId, cell, role, provider, request, response));
     return response;
   }
-  let raw: ModelResponse;
+  // The same request already in flight (two arms whose sources were told the same, in live mode) is
+  // one call: both get its response, as the cache would give it to a later run — so a re-run sees
+  // exactly what this run saw.
+  const flying = key ? inflight.get(key) : undefined;
+  const shared = flying ? await flying.catch(() => undefined) : undefined;
+  // Shared like a cache hit, so only what the cache would keep: an unusable answer is asked again.
+  if (shared && unusableKind(shared) === null) {
+    const response = { ...shared, cached: true, retries: 0 };
+    opts.onCall(callRecord(opts.runId, cell, role, provider, request, response));
+    return response;
+  }
+  const pending = limit(() => p.generate(request, { signal: cell.signal })).then((raw) => ({
+    ...raw,
+    costUsd: raw.costUsd || costOf(request.model, raw.usage, opts.config.prices),
+  }));
+  if (key) inflight.set(key, pending);
+  let response: ModelResponse;
   try {
-    raw = await limit(() => p.generate(request, { signal: cell.signal }));
+    response = await pending;
   } catch (err) {
     opts.onCall(callRecord(opts.runId, cell, role, provider, request, null, err));
     throw err;
+  } finally {
+    if (key) inflight.delete(key);
   }
-  const response = { ...raw, costUsd: raw.costUsd || costOf(request.model, raw.usage, opts.config.prices) };
   // Never stored: an error (thrown above), an empty answer, a refusal or a content-filter stop — the
   // next run asks again instead of replaying an answer nobody can score.
   if (key && unusableKind(response) === null) opts.cache!.set(key, response);

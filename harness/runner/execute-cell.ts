@@ -7,6 +7,7 @@ import type {
   ModelRole,
   ResultRow,
   SimHints,
+  ToolCall,
 } from '../types.ts';
 import type { ResolvedConfig } from '../config/types.ts';
 import type { CallPath, CellCallContext } from './calls.ts';
@@ -19,6 +20,7 @@ import { renderMessages } from '../../strategies/render.ts';
 import { judgeCell } from '../../judges/judge-cell.ts';
 import { simHintsOf } from '../../strategies/compose.ts';
 import type { HandoffMemo } from './handoff-memo.ts';
+import { prepareLive, type LiveCell } from '../live/live-cell.ts';
 
 export interface CellEnv {
   config: ResolvedConfig;
@@ -47,10 +49,15 @@ export async function executeCell(cell: PlannedCell, env: CellEnv): Promise<Resu
   };
   const call = env.calls.forCell(ctx);
   const base = baseRow(cell, env);
+  let live: LiveCell | undefined;
   try {
-    const handoff = await prepareHandoff(cell, env, call);
-    const receiver = await runReceiver(cell, handoff, call);
-    const judged = await judgeCell(cell.case, handoff, receiver.answer, (r) => call('judge', r), {
+    // Live mode: the source re-runs over the case's world first; everything after sees its transcript.
+    live = await prepareLive(cell, env.config.strategies, call);
+    const run = live ? { ...cell, case: live.case } : cell;
+    const prepared = await prepareHandoff(run, env, call);
+    const handoff = live ? live.receiverHandoff(prepared) : prepared;
+    const receiver = await runReceiver(run, handoff, call);
+    const judged = await judgeCell(run.case, handoff, receiver.answer, (r) => call('judge', r), {
       ...env.config.judge,
       provider: env.config.provider.judge,
     });
@@ -61,9 +68,15 @@ export async function executeCell(cell: PlannedCell, env: CellEnv): Promise<Resu
       system: handoff.system,
       seen: seenOf(handoff),
       answer: receiver.answer,
-      artifacts: boundedArtifacts(handoff.artifacts),
+      artifacts: boundedArtifacts({ ...handoff.artifacts, ...live?.artifacts }),
     };
-    return Object.assign(base, accounting(ctx, receiver.requestTokens, cell), judged.fields, { detail });
+    return Object.assign(
+      base,
+      accounting(ctx, receiver.requestTokens, run),
+      judged.fields,
+      live?.fields(receiver.toolCalls),
+      { detail },
+    );
   } catch (err) {
     // Not a row: an interrupted cell is simply not done, and a fatal provider error stops the run
     // (every other cell would fail the same way) — either way a resume runs the cell again.
@@ -74,6 +87,8 @@ export async function executeCell(cell: PlannedCell, env: CellEnv): Promise<Resu
       error: message,
       error_code: code,
     });
+  } finally {
+    live?.close();
   }
 }
 
@@ -98,7 +113,8 @@ function prepareHandoff(
     Promise.reject(
       new Error(`strategy "${strategy.name}" is declared deterministic but asked for a model call`),
     );
-  if (!env.handoffs) return strategy.prepare(ctx, cell.params);
+  // A live cell's source differs per rep: its handoff is its own.
+  if (!env.handoffs || cell.live) return strategy.prepare(ctx, cell.params);
   return env.handoffs.get(`${cell.suite}\n${cell.caseId}\n${cell.arm}`, () =>
     strategy.prepare(ctx, cell.params),
   );
@@ -114,8 +130,10 @@ async function runReceiver(
   const first = receiverRequest(h, messages, sim);
   // requestTokens(first), with the handoff's part counted once per handoff.
   const requestTokensIn = handoffTokens(h) + messageTokens(messages[messages.length - 1]!);
+  const toolCalls: ToolCall[] = [];
   let res = await call('receiver', first);
   for (let round = 0; round < MAX_TOOL_ROUNDS && res.toolCalls.length > 0 && h.runTool; round++) {
+    toolCalls.push(...res.toolCalls);
     messages.push({ role: 'assistant', text: res.text || undefined, toolCalls: res.toolCalls });
     messages.push({
       role: 'user',
@@ -125,7 +143,7 @@ async function runReceiver(
   }
   const unusable = unusableAnswer(res);
   if (unusable) throw new UnusableAnswerError(unusable, res.stopReason, unusableDetail(unusable, res));
-  return { answer: res.text, requestTokens: requestTokensIn };
+  return { answer: res.text, requestTokens: requestTokensIn, toolCalls };
 }
 
 /** Why the cell has no answer to judge, with what the receiver did say. */

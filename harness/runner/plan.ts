@@ -4,12 +4,15 @@ import { UnknownNameError } from '../errors.ts';
 import { getStrategy } from '../../strategies/index.ts';
 import { resolveParams } from '../../strategies/define.ts';
 import { shardOf } from './shard.ts';
+import { liveCases, liveSettingsOf, type LiveSettings } from '../live/plan-live.ts';
 
 export interface PlannedCell extends Cell {
   case: Case;
   armSpec: Arm;
   params: Record<string, unknown>;
   baselineArm: string;
+  /** Live mode (docs/live.md): the source agent re-runs over the case's world; absent = recorded. */
+  live?: LiveSettings;
 }
 
 /** suite × case × arm × rep, in a stable order; arm filters and strategy params checked up front. */
@@ -35,8 +38,13 @@ export function planCells(suites: Suite[], config: ResolvedConfig): PlannedCell[
         ),
       ]),
     );
+    const live = new Map(arms.map((a) => [a.name, liveSettingsOf(suite, a, config)]));
+    const liveOnly = new Map(
+      arms.map((a) => [a.name, live.get(a.name) && new Set(liveCases(suite, a, config))]),
+    );
     for (const c of suite.cases) {
       for (const arm of arms) {
+        if (liveOnly.get(arm.name) && !liveOnly.get(arm.name)!.has(c)) continue;
         for (let rep = 0; rep < config.reps; rep++) {
           const id = `${suite.id}/${c.id}/${arm.name}/${rep}`;
           cells.push({
@@ -49,6 +57,7 @@ export function planCells(suites: Suite[], config: ResolvedConfig): PlannedCell[
             armSpec: arm,
             params: params.get(arm.name)!,
             baselineArm: suite.baselineArm,
+            ...(live.get(arm.name) ? { live: live.get(arm.name) } : {}),
           });
         }
       }

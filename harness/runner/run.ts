@@ -10,6 +10,7 @@ import { HandoffMemo } from './handoff-memo.ts';
 import { Journal, readJsonl } from './journal.ts';
 import { latestRows } from './latest-rows.ts';
 import { planCells, type PlannedCell } from './plan.ts';
+import { liveSkipped } from '../live/plan-live.ts';
 import type { Progress, Reporter } from './reporters.ts';
 import { openCache } from '../cache/index.ts';
 import type { ResponseCache } from '../cache/types.ts';
@@ -42,6 +43,8 @@ export interface RunOutcome {
    * the cells it failed are not journalled, no report was written; `--resume` continues the run.
    */
   stoppedBy?: ProviderError;
+  /** What the plan left out and why (e.g. cases a live arm cannot run: no world). */
+  notes?: string[];
 }
 
 /** Plan → execute each cell (bounded concurrency, journalled as it finishes) → reports. */
@@ -52,6 +55,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   const config = resume?.config ?? opts.config;
   const suites = await loadSuites(config.casesDir, config.suites, config.configFile);
   const cells = planCells(suites, config);
+  const notes = liveSkipped(suites, config);
   if (cells.length === 0) throw nothingToRun(suites, config);
   // Providers first: a missing key fails here, before the run directory or any call exists.
   const providers = await createProviders(config);
@@ -105,6 +109,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     progress: progress.progress,
     ...(resume ? { resumeDiffers: resume.differs } : {}),
     ...(progress.stoppedBy ? { stoppedBy: progress.stoppedBy } : {}),
+    ...(notes.length ? { notes } : {}),
   };
 }
 

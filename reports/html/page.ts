@@ -8,6 +8,7 @@ import { table, type Cell } from './table.ts';
 import { suiteCharts } from './charts.ts';
 import { drilldown } from './drilldown.ts';
 import { styles } from './styles.ts';
+import { liveArms, liveHeaders, liveRows, liveSimLines } from '../live-section.ts';
 
 /**
  * report.html: one self-contained file. Charts are inline SVG, styles inline, no script at all; the
@@ -20,7 +21,11 @@ export function renderHtml(s: Summary, input: readonly ResultRow[]): string {
   const { rows } = canonicalRows(input);
   const suites = s.suites.map((suite) => suiteSection(suite, rows));
   const notice = s.simulated
-    ? html`<p class="notice"><b>${s.notice}</b> This run used the deterministic <code>sim</code> provider: its numbers show what each strategy renders into a context under documented behavioural rates (harness/providers/sim/rates.ts).</p>`
+    ? html`<p class="notice"><b>${s.notice}</b> This run used the deterministic <code>sim</code> provider: its numbers show what each strategy renders into a context under documented behavioural rates (harness/providers/sim/rates.ts).</p>${
+        s.liveSim
+          ? html`<ul class="notice">${liveSimLines(s.liveSim).map((l) => html`<li>${l}</li>`)}</ul>`
+          : ''
+      }`
     : '';
   const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -42,6 +47,13 @@ const anchor = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '_');
 const armLabel = (a: ArmSummary) => `${a.arm}${a.baseline ? ' (baseline)' : ''}`;
 const verdictCell = (v: string | undefined): Cell =>
   v ? { text: v, className: `verdict-${v.replace(/ /g, '-')}` } : f.dash;
+
+function liveSection(suite: SuiteSummary): SafeHtml | string {
+  if (liveArms(suite).length === 0) return '';
+  const headers = liveHeaders(suite, true);
+  const numeric = new Set(headers.map((_, i) => i).filter((i) => i > 0));
+  return html`<h3>Live source (tool loop over each case's world)</h3>${table(headers, liveRows(suite, true, armLabel), numeric)}`;
+}
 
 function suiteSection(suite: SuiteSummary, rows: readonly ResultRow[]): SafeHtml {
   const charts = suiteCharts(suite).map(
@@ -165,7 +177,7 @@ function suiteSection(suite: SuiteSummary, rows: readonly ResultRow[]): SafeHtml
       : html`<li class="gap">agreement not reported — ${j.gap}</li>`
   }${j.survival ? html`<li>survival: ${f.survivalAgreementText(j.survival)}</li>` : ''}</ul>`;
   return html`<section class="suite" id="suite-${anchor(suite.suite)}"><h2>${suite.suite} <small>${f.plural(suite.cases, 'case')} × ${f.plural(suite.reps, 'rep')} · baseline ${suite.baselineArm}${suite.baselinePresent ? '' : ' (not in this run)'} · ${f.labels(suite)}</small></h2>
-${headline}<div class="charts">${charts}</div>
+${headline}${liveSection(suite)}<div class="charts">${charts}</div>
 <h3>Scores</h3>${scores}<h3>Tokens, latency, cost</h3>${usage}${kinds.length ? html`<h3>Assumption survival by kind</h3>${survival}` : ''}${checkNames.length ? html`<h3>Deterministic checks (failed / ok cells)</h3>${checks}` : ''}<h3>Judge reliability</h3>${judge}
 ${drilldown(suite, rows)}</section>`;
 }

@@ -1,5 +1,8 @@
 import type { AssertionKind } from '../../harness/types.ts';
 import type { PairedDifference, Verdict } from '../stats/paired.ts';
+import type { LiveSimNote, LiveSummary } from './live.ts';
+
+export type { LiveSimNote, LiveSummary } from './live.ts';
 
 /**
  * What summarize(rows) computes once and every formatter renders (report.json is this object).
@@ -23,6 +26,8 @@ export interface Summary {
   duplicates: number;
   method: MethodNote;
   suites: SuiteSummary[];
+  /** A simulated run with live cells: which live-mode numbers the sim sets (and from what), and what emerges. */
+  liveSim?: LiveSimNote;
 }
 
 /** How the numbers were made, stated in the summary itself so a reader of report.json need not guess. */
@@ -76,6 +81,8 @@ export interface ArmSummary {
   cost: { usd: number; perCellUsd: number | null; judgeUsd: number };
   /** Model calls of the arm's cells (judge calls included) and how many the response cache served. */
   calls: { model: number; cached: number };
+  /** Live mode (docs/live.md): the source's effort, budget, end-to-end latency, span fetches; absent for a recorded arm. */
+  live?: LiveSummary;
 }
 
 /** Means over ok cells. */

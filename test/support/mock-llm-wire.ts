@@ -11,11 +11,18 @@ export type Protocol = 'anthropic' | 'openai';
 export interface MockReply {
   text?: string;
   toolCall?: { name: string; input: unknown };
+  /** Several calls in one message (parallel tool calls); with text, both are sent. */
+  toolCalls?: { name: string; input: unknown }[];
   usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number };
   /** The stop reason as the vendor writes it: Anthropic `stop_reason` ("refusal"), OpenAI `finish_reason` ("content_filter"). */
   stop?: string;
   /** OpenAI: `message.refusal`, the model's refusal text (content is then null). */
   refusal?: string;
+}
+
+/** The reply's tool calls, whichever field holds them. */
+export function callsOf(reply: MockReply): { name: string; input: unknown }[] {
+  return reply.toolCalls ?? (reply.toolCall ? [reply.toolCall] : []);
 }
 
 export type Responder = (body: any, protocol: Protocol) => MockReply | undefined;
@@ -104,17 +111,24 @@ export function anthropicReply(
   cache: { read: number; write: number },
 ): unknown {
   const total = approxTokens(JSON.stringify(body.messages ?? []) + (body.system ?? ''));
-  const content = reply.toolCall
-    ? [{ type: 'tool_use', id: `toolu_${id}`, name: reply.toolCall.name, input: reply.toolCall.input }]
+  const calls = callsOf(reply);
+  const uses = calls.map((c, i) => ({
+    type: 'tool_use',
+    id: calls.length > 1 ? `toolu_${id}_${i}` : `toolu_${id}`,
+    name: c.name,
+    input: c.input,
+  }));
+  const content = calls.length
+    ? [...(reply.text ? [{ type: 'text', text: reply.text }] : []), ...uses]
     : [{ type: 'text', text: reply.text ?? '' }];
-  const outText = reply.toolCall ? JSON.stringify(reply.toolCall.input) : (reply.text ?? '');
+  const outText = calls.length ? JSON.stringify(calls.map((c) => c.input)) : (reply.text ?? '');
   return {
     id: `msg_${id}`,
     type: 'message',
     role: 'assistant',
     model: body.model,
     content,
-    stop_reason: reply.stop ?? (reply.toolCall ? 'tool_use' : 'end_turn'),
+    stop_reason: reply.stop ?? (calls.length ? 'tool_use' : 'end_turn'),
     stop_sequence: null,
     usage: {
       input_tokens: reply.usage?.input ?? Math.max(1, total - cache.read - cache.write),
@@ -127,18 +141,17 @@ export function anthropicReply(
 
 export function openaiReply(body: any, reply: MockReply, id: string): unknown {
   const prompt = approxTokens(JSON.stringify(body.messages ?? []));
-  const outText = reply.toolCall ? JSON.stringify(reply.toolCall.input) : (reply.text ?? '');
-  const message = reply.toolCall
+  const calls = callsOf(reply);
+  const outText = calls.length ? JSON.stringify(calls.map((c) => c.input)) : (reply.text ?? '');
+  const message = calls.length
     ? {
         role: 'assistant',
-        content: null,
-        tool_calls: [
-          {
-            id: `call_${id}`,
-            type: 'function',
-            function: { name: reply.toolCall.name, arguments: JSON.stringify(reply.toolCall.input) },
-          },
-        ],
+        content: reply.text ?? null,
+        tool_calls: calls.map((c, i) => ({
+          id: calls.length > 1 ? `call_${id}_${i}` : `call_${id}`,
+          type: 'function',
+          function: { name: c.name, arguments: JSON.stringify(c.input) },
+        })),
       }
     : reply.refusal !== undefined
       ? { role: 'assistant', content: null, refusal: reply.refusal }
@@ -149,7 +162,7 @@ export function openaiReply(body: any, reply: MockReply, id: string): unknown {
     object: 'chat.completion',
     created: 0,
     model: body.model,
-    choices: [{ index: 0, message, finish_reason: reply.stop ?? (reply.toolCall ? 'tool_calls' : 'stop') }],
+    choices: [{ index: 0, message, finish_reason: reply.stop ?? (calls.length ? 'tool_calls' : 'stop') }],
     usage: {
       prompt_tokens: (reply.usage?.input ?? prompt) + cached,
       completion_tokens: reply.usage?.output ?? Math.max(1, approxTokens(outText)),

@@ -29,6 +29,8 @@ interface RunArgs {
   retryErrors: boolean;
   shard?: string;
   dryRun: boolean;
+  mode?: string;
+  sourceToolBudget?: number;
 }
 
 export const runCommand: CommandModule<object, RunArgs> = {
@@ -73,6 +75,12 @@ export const runCommand: CommandModule<object, RunArgs> = {
         describe: 'with --resume: run the error cells again too (the journal keeps every attempt)',
       })
       .option('shard', { type: 'string', describe: 'run shard i/n of the cells (deterministic by cell id)' })
+      .option('mode', {
+        type: 'string',
+        describe:
+          "source mode for every suite and arm: recorded | live (re-run the source with tools over each case's world)",
+      })
+      .option('source-tool-budget', { type: 'number', describe: 'live mode: tool calls the source may make' })
       .option('dry-run', {
         type: 'boolean',
         default: false,
@@ -93,6 +101,8 @@ export const runCommand: CommandModule<object, RunArgs> = {
       cache: args.cache,
       quiet: args.quiet,
       shard: args.shard,
+      mode: args.mode,
+      sourceToolBudget: args.sourceToolBudget,
     });
     if (args.dryRun) {
       // With --resume: what finishing that run would cost (its own plan, minus the journalled cells).
@@ -117,6 +127,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
         process.stderr.write(
           `resume: planned from ${outcome.dir}/config.json; the current config differs in ${outcome.resumeDiffers.join(', ')} (ignored for this run)\n`,
         );
+      for (const note of outcome.notes ?? []) process.stderr.write(`${note}\n`);
       if (outcome.interrupted) {
         exitState.code = 130;
         return;

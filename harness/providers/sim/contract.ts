@@ -19,7 +19,8 @@ import type { SimRates } from './rates.ts';
  *   not searched (a labelled place on a line with a not-searched cue, as a child's "Not searched: …"
  *   report writes it) that none of its calls touched — an absence is invisible, so a child whose
  *   transcript never says what it skipped lists nothing; effort: its tool-call count, and
- *   budget_exhausted when it never wrote a final answer;
+ *   budget_exhausted when it never wrote a final answer or a call of its was refused for the budget
+ *   (live mode);
  * Every slot comes from its context: the case's labels only let it recognise what it reads, so an
  * empty context gives an empty contract (which the parent-side guards flag as an early stop).
  * - with probability `contractOmitField` per attempt it omits one required field. It reads rejections
@@ -43,14 +44,16 @@ export function simContract(req: ModelRequest, ctx: SimContext, rates: SimRates)
       not_searched: notSearched(hints?.reference.notSearched ?? [], ctx, own),
     },
     effort: {
-      tool_calls: own.length,
-      budget_exhausted: !req.messages.some(
-        (m) =>
-          m.role === 'assistant' &&
-          m.text &&
-          m.text.trim() &&
-          !m.toolCalls?.some((c) => c.name === 'research_result'),
-      ),
+      tool_calls: own.filter((c) => !c.refused).length,
+      budget_exhausted:
+        own.some((c) => c.refused) ||
+        !req.messages.some(
+          (m) =>
+            m.role === 'assistant' &&
+            m.text &&
+            m.text.trim() &&
+            !m.toolCalls?.some((c) => c.name === 'research_result'),
+        ),
     },
   };
   const findings = record.findings as unknown[];
@@ -79,6 +82,9 @@ export function simContract(req: ModelRequest, ctx: SimContext, rates: SimRates)
 }
 
 const required = ['findings', 'assumptions', 'unresolved', 'coverage', 'effort'] as const;
+
+/** How the live loop answers a call past the budget (harness/live/loop.ts), as the child reads it. */
+const BUDGET_SPENT = /tool-call budget of \d+ calls is exhausted/;
 
 function fileCaveat(record: Record<string, unknown>, a: Assertion): void {
   if (a.kind === 'assumption') (record.assumptions as string[]).push(a.statement);
@@ -109,6 +115,8 @@ function omission(
 interface OwnCall {
   call: ToolCall;
   result: string;
+  /** Its result says the tool-call budget was spent and the call never ran (live mode). */
+  refused: boolean;
 }
 
 /** The tool calls it made in its own session (not earlier attempts at the record), with their results. */
@@ -118,8 +126,11 @@ function ownCalls(messages: ChatMessage[]): OwnCall[] {
   const out: OwnCall[] = [];
   for (const m of messages) {
     if (m.role !== 'assistant') continue;
-    for (const c of m.toolCalls ?? [])
-      if (c.name !== 'research_result') out.push({ call: c, result: results.get(c.id) ?? '' });
+    for (const c of m.toolCalls ?? []) {
+      if (c.name === 'research_result') continue;
+      const result = results.get(c.id) ?? '';
+      out.push({ call: c, result, refused: BUDGET_SPENT.test(result) });
+    }
   }
   return out;
 }

@@ -10,11 +10,14 @@ import { simContract } from './contract.ts';
 import { simBackground } from './background.ts';
 import { simJudge, defaultSimJudge, type SimJudgeOptions } from './judge.ts';
 import { simClassify } from './classify.ts';
+import { simAct } from './act.ts';
+import { simReceiverTools } from './receiver-tools.ts';
 import { defaultSimRates, sizeOf, type SimRates, type SimSize } from './rates.ts';
+import type { SimLiveRates } from './live-rates.ts';
 
 export interface SimOptions {
   /** Per-size overrides of the documented rates. */
-  sizes?: Partial<Record<SimSize, Partial<SimRates>>>;
+  sizes?: Partial<Record<SimSize, Partial<Omit<SimRates, 'live'>> & { live?: Partial<SimLiveRates> }>>;
   judge?: Partial<SimJudgeOptions>;
 }
 
@@ -27,12 +30,13 @@ export type SimBehaviour = (
 
 /** One behaviour per call purpose; add a purpose here (explicit registry, no import side effects). */
 const behaviours: Partial<Record<ModelRequest['purpose'], SimBehaviour>> = {
-  answer: (req, rates) => ({ text: simAnswer(req, readContext(req), rates) }),
+  answer: (req, rates) => simReceiverTools(req, rates) ?? { text: simAnswer(req, readContext(req), rates) },
   summarize: (req, rates) => ({ text: simSummarize(req, readContext(req), rates) }),
   contract: (req, rates) => ({ text: '', toolCalls: [simContract(req, readContext(req), rates)] }),
   background: (req, rates) => ({ text: simBackground(req, readContext(req), rates) }),
   judge: (req, _rates, judge) => ({ text: '', toolCalls: [simJudge(req, judge)] }),
   classify: (req, _rates, judge) => ({ text: '', toolCalls: [simClassify(req, judge)] }),
+  act: (req, rates) => simAct(req, rates.live),
 };
 
 /**
@@ -119,7 +123,11 @@ function checkWindow(req: ModelRequest, inputTokens: number, window: number): vo
 function resolveRates(overrides: SimOptions['sizes'] = {}): Record<SimSize, SimRates> {
   const out = {} as Record<SimSize, SimRates>;
   for (const size of Object.keys(defaultSimRates) as SimSize[])
-    out[size] = { ...defaultSimRates[size], ...overrides[size] };
+    out[size] = {
+      ...defaultSimRates[size],
+      ...overrides[size],
+      live: { ...defaultSimRates[size].live, ...overrides[size]?.live },
+    };
   return out;
 }
 

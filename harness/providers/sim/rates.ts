@@ -7,6 +7,8 @@ import { ProviderError } from '../../errors.ts';
  * small model is visibly worse than a large one. A sim run measures what each strategy renders into
  * a context under these rates — it is a simulation, not a measurement of any model.
  */
+import { defaultLiveRates, type SimLiveRates } from './live-rates.ts';
+
 export interface SimRates {
   /** summarise: probability a visible claim of each kind is written with its qualifier (ledgerline: 0.96 / 0.31 / 0.24). */
   summaryKeep: { confident: number; hedged: number; assumption: number; unresolved: number };
@@ -53,6 +55,8 @@ export interface SimRates {
    * small, claude-sonnet-4-5 for large and the judge), whose standard window is 200k tokens.
    */
   contextWindowTokens: number;
+  /** Live mode: the tool policy's and the receiver's tool-use rates (live-rates.ts). */
+  live: SimLiveRates;
 }
 
 export type SimSize = 'small' | 'large' | 'judge';
@@ -78,6 +82,7 @@ const large: SimRates = {
   backgroundLeakOrchestration: 0.1,
   latency: { baseMs: 600, prefillMsPerToken: 0.14, decodeMsPerToken: 18 },
   contextWindowTokens: 200_000,
+  live: defaultLiveRates,
 };
 
 const small: SimRates = {

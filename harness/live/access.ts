@@ -1,0 +1,102 @@
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import type { World, WorldTests } from '../types.ts';
+import { ToolCallError } from '../errors.ts';
+import { normalizeWorldPath, resolveInside } from './confine.ts';
+import { memoryDatabase, tableInfo, type MaterializedWorld, type TableInfo } from './world.ts';
+
+/**
+ * What the tools read a world through. Two implementations with one behaviour: `diskAccess` over a
+ * materialised world (live mode: real files, symlinks checked, a read-only SQLite file) and
+ * `memoryAccess` over the case's World object (the generators record their transcripts' tool results
+ * with it). The tools (tools.ts) render both the same way, so a recorded result and a live one over
+ * the same world are the same text.
+ */
+export interface WorldAccess {
+  /** The repository files under a world-relative scope ('.' = all), path → text. */
+  filesUnder(scope: string): Record<string, string>;
+  /** A file's text, undefined when there is no such file; throws ToolCallError for a path outside the world or a directory. */
+  readFile(path: string): string | undefined;
+  docNames: string[];
+  readDoc(name: string): string | undefined;
+  tables: TableInfo[];
+  db: Database.Database | null;
+  tests: WorldTests | undefined;
+  close(): void;
+}
+
+export function diskAccess(w: MaterializedWorld): WorldAccess {
+  return {
+    filesUnder(scope) {
+      const { rel, abs } = resolveInside(w.repoDir, scope, 'path');
+      const out: Record<string, string> = {};
+      walk(abs, rel === '.' ? '' : rel, out);
+      return out;
+    },
+    readFile(path) {
+      const { abs } = resolveInside(w.repoDir, path);
+      const st = statOrUndefined(abs);
+      if (!st) return undefined;
+      if (st.isDirectory())
+        throw new ToolCallError(`EISDIR: "${path}" is a directory; search_code lists files`);
+      return readFileSync(abs, 'utf8');
+    },
+    docNames: w.docNames,
+    readDoc(name) {
+      if (!w.docNames.includes(name)) return undefined;
+      return readFileSync(resolveInside(w.docsDir, name, 'name').abs, 'utf8');
+    },
+    tables: w.tables,
+    db: w.db,
+    tests: w.tests,
+    close: () => w.close(),
+  };
+}
+
+/** Regular files only; symbolic links are not followed (ripgrep's default), so none leads outside. */
+function walk(abs: string, rel: string, out: Record<string, string>): void {
+  const st = statOrUndefined(abs);
+  if (!st) return;
+  if (st.isFile()) {
+    out[rel] = readFileSync(abs, 'utf8');
+    return;
+  }
+  if (!st.isDirectory()) return;
+  for (const name of readdirSync(abs)) walk(join(abs, name), rel ? `${rel}/${name}` : name, out);
+}
+
+function statOrUndefined(abs: string) {
+  try {
+    return lstatSync(abs);
+  } catch {
+    return undefined;
+  }
+}
+
+export function memoryAccess(world: World): WorldAccess {
+  const files = new Map(Object.entries(world.files ?? {}).map(([p, t]) => [normalizeWorldPath(p), t]));
+  const docs = world.docs ?? {};
+  const db = world.tables && Object.keys(world.tables).length ? memoryDatabase(world.tables) : null;
+  return {
+    filesUnder(scope) {
+      const rel = normalizeWorldPath(scope, 'path');
+      const out: Record<string, string> = {};
+      for (const [p, t] of files) if (rel === '.' || p === rel || p.startsWith(`${rel}/`)) out[p] = t;
+      return out;
+    },
+    readFile(path) {
+      const rel = normalizeWorldPath(path);
+      if (files.has(rel)) return files.get(rel);
+      if ([...files.keys()].some((p) => p.startsWith(`${rel}/`)))
+        throw new ToolCallError(`EISDIR: "${path}" is a directory; search_code lists files`);
+      return undefined;
+    },
+    docNames: Object.keys(docs).sort(),
+    readDoc: (name) => (Object.hasOwn(docs, name) ? docs[name] : undefined),
+    tables: tableInfo(world),
+    db,
+    tests: world.tests,
+    close: () => db?.close(),
+  };
+}

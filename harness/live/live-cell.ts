@@ -1,0 +1,185 @@
+import type {
+  Case,
+  Handoff,
+  LiveFields,
+  ModelRequestInput,
+  ModelResponse,
+  ModelRole,
+  Strategy,
+  ToolCall,
+  Transcript,
+} from '../types.ts';
+import type { PlannedCell } from '../runner/plan.ts';
+import { indexText, matchClaim } from '../text/cues.ts';
+import { getStrategy } from '../../strategies/index.ts';
+import { simHintsOf } from '../../strategies/compose.ts';
+import { materializeWorld } from './world.ts';
+import { diskAccess } from './access.ts';
+import { createWorldTools, type WorldTools } from './tools.ts';
+import { runSourceLoop, type SourceLoopResult } from './loop.ts';
+
+/**
+ * A live cell's part before the strategy runs (docs/live.md): the case's world materialised for this
+ * cell, the source agent's tool loop over it (each child's, for several), and the case as the strategy
+ * and judges then see it — the live transcript(s) in place of the recording, the labelled assertions
+ * cut to those the live source actually made. A spawned child (direction spawn) does not re-run the
+ * parent: it acts itself, with the world's tools next to its handoff's.
+ */
+export interface LiveCell {
+  case: Case;
+  /** The handoff the receiver gets: a spawned child's gains the world's tools; others are unchanged. */
+  receiverHandoff(h: Handoff): Handoff;
+  /** The row's live columns, once the receiver's tool calls are known. */
+  fields(receiverCalls: readonly ToolCall[]): LiveFields;
+  artifacts: Record<string, unknown>;
+  close(): void;
+}
+
+type Call = (role: ModelRole, request: ModelRequestInput) => Promise<ModelResponse>;
+
+export async function prepareLive(
+  cell: PlannedCell,
+  strategies: Record<string, Strategy<any>>,
+  call: Call,
+): Promise<LiveCell | undefined> {
+  if (!cell.live) return undefined;
+  const c = cell.case;
+  const access = diskAccess(materializeWorld(c.world ?? {}, `${c.file ?? c.suite} (case ${c.id})`));
+  try {
+    const tools = createWorldTools(access);
+    if (c.direction === 'spawn') return spawnCell(c, tools, cell.live.budget, () => access.close());
+    const notice = getStrategy(cell.armSpec.strategy, strategies).sourceNotice?.(cell.params);
+    const loops: SourceLoopResult[] = [];
+    for (const recorded of c.sources ?? [c.source])
+      loops.push(
+        await runSourceLoop({
+          recorded,
+          tools,
+          budget: cell.live.budget,
+          notice,
+          call: (r) => call('source', r),
+          sim: simHintsOf(c),
+        }),
+      );
+    const live = liveCase(
+      c,
+      loops.map((l) => l.transcript),
+    );
+    return {
+      case: live,
+      receiverHandoff: (h) => h,
+      fields: (calls) => ({
+        ...loopFields(loops, cell.live!.budget),
+        source_assertions: live.assertions.length,
+        source_assertions_labelled: c.assertions.length,
+        ...receiverFields(c, calls),
+      }),
+      artifacts: { live: loops.map(loopArtifact) },
+      close: () => access.close(),
+    };
+  } catch (err) {
+    access.close();
+    throw err;
+  }
+}
+
+function spawnCell(c: Case, tools: WorldTools, budget: number, close: () => void): LiveCell {
+  return {
+    case: c,
+    receiverHandoff: (h) => withWorldTools(h, tools),
+    fields: (calls) => ({
+      ...loopFields([], budget),
+      source_assertions: c.assertions.length,
+      source_assertions_labelled: c.assertions.length,
+      ...receiverFields(c, calls),
+    }),
+    artifacts: {},
+    close,
+  };
+}
+
+/** A spawned child's handoff with the world's tools next to its own (a world tool's name wins). */
+function withWorldTools(h: Handoff, world: WorldTools): Handoff {
+  return {
+    ...h,
+    tools: [...h.tools.filter((t) => !world.has(t.name)), ...world.specs],
+    runTool: (call) => (world.has(call.name) || !h.runTool ? world.run(call).content : h.runTool(call)),
+  };
+}
+
+/** The case with its live sources; assertions (and the caveats, contradictions naming them) cut to what was said. */
+function liveCase(c: Case, sources: Transcript[]): Case {
+  const index = indexText(sources.map(transcriptText).join('\n'));
+  const assertions = c.assertions.filter((a) => matchClaim(index, a).present);
+  const ids = new Set(assertions.map((a) => a.id));
+  const reference = {
+    ...c.reference,
+    caveats: c.reference.caveats.filter((id) => ids.has(id)),
+    ...(c.reference.contradictions
+      ? { contradictions: c.reference.contradictions.filter((x) => x.between.every((id) => ids.has(id))) }
+      : {}),
+  };
+  return { ...c, source: sources[0]!, ...(c.sources ? { sources } : {}), assertions, reference };
+}
+
+function transcriptText(t: Transcript): string {
+  return t.messages
+    .map((m) => [m.text ?? '', ...(m.toolResults ?? []).map((r) => r.content)].join('\n'))
+    .join('\n');
+}
+
+function loopFields(loops: SourceLoopResult[], budget: number) {
+  const sum = (f: (l: SourceLoopResult) => number) => loops.reduce((n, l) => n + f(l), 0);
+  return {
+    source_mode: 'live' as const,
+    source_tool_calls: sum((l) => l.toolCalls),
+    source_tool_budget: budget,
+    source_tool_errors: sum((l) => l.toolErrors),
+    source_tool_refused: sum((l) => l.refused),
+    budget_exhausted: loops.some((l) => l.budgetExhausted),
+    source_loop_turns: sum((l) => l.turns),
+    source_loop_latency_ms: sum((l) => l.latencyMs),
+  };
+}
+
+function receiverFields(c: Case, calls: readonly ToolCall[]) {
+  const patterns = c.reference.orchestration?.calls;
+  return {
+    receiver_tool_calls: calls.length,
+    receiver_span_fetches: calls.filter((x) => x.name === 'fetch_transcript_span').length,
+    orchestration_tool_calls:
+      c.direction === 'spawn' ? calls.filter((x) => patterns?.some((p) => callMatches(x, p))).length : null,
+  };
+}
+
+/** A call carries out a pattern when the name is the same and every listed field has that value (null = absent). */
+export function callMatches(
+  call: Pick<ToolCall, 'name' | 'input'>,
+  p: { name: string; input?: Record<string, unknown> },
+): boolean {
+  if (call.name !== p.name) return false;
+  const input = (call.input ?? {}) as Record<string, unknown>;
+  return Object.entries(p.input ?? {}).every(
+    ([k, v]) => JSON.stringify(input[k] ?? null) === JSON.stringify(v),
+  );
+}
+
+function loopArtifact(l: SourceLoopResult) {
+  const calls = l.transcript.messages.flatMap((m) => m.toolCalls ?? []);
+  const results = new Map(
+    l.transcript.messages.flatMap((m) => m.toolResults ?? []).map((r) => [r.callId, r]),
+  );
+  return {
+    transcript: l.transcript.id,
+    toolCalls: l.toolCalls,
+    budgetExhausted: l.budgetExhausted,
+    stopReason: l.stopReason,
+    calls: calls.map((x) => ({
+      id: x.id,
+      name: x.name,
+      input: JSON.stringify(x.input).slice(0, 300),
+      isError: results.get(x.id)?.isError ?? false,
+      chars: results.get(x.id)?.content.length ?? 0,
+    })),
+  };
+}

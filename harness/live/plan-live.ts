@@ -1,0 +1,52 @@
+import type { Arm, Case, Suite } from '../types.ts';
+import type { ResolvedConfig, SuiteSelection } from '../config/types.ts';
+import { ConfigError } from '../errors.ts';
+
+/** A planned cell's live settings; undefined for a recorded cell. */
+export interface LiveSettings {
+  budget: number;
+}
+
+/**
+ * An arm's source mode: --mode wins over everything; otherwise the arm's own `mode`, then its suite
+ * selection's, then the config's. A live arm gets the suite's tool budget, else the config's.
+ */
+export function liveSettingsOf(suite: Suite, arm: Arm, config: ResolvedConfig): LiveSettings | undefined {
+  const sel = selectionOf(suite.id, config);
+  const mode = config.modeForced ? config.mode : (arm.mode ?? sel?.mode ?? config.mode);
+  if (mode !== 'live') return undefined;
+  return { budget: sel?.sourceToolBudget ?? config.sourceToolBudget };
+}
+
+/**
+ * The cases a live arm runs: those with a world (the others have nothing to act in and are left out
+ * of that arm's plan, counted by `liveSkipped`). A live suite without a single world is a config error.
+ */
+export function liveCases(suite: Suite, arm: Arm, config: ResolvedConfig): Case[] {
+  const cases = suite.cases.filter((c) => c.world);
+  if (cases.length === 0 && suite.cases.length > 0)
+    throw new ConfigError(
+      config.configFile ?? 'config',
+      config.modeForced ? '--mode' : 'mode',
+      `suite ${suite.id} (arm ${arm.name}) is live, but none of its cases has a world to act in; live mode needs cases with a world (docs/live.md)`,
+    );
+  return cases;
+}
+
+/** Case ids a live plan leaves out for lack of a world, per suite (for the run's notes). */
+export function liveSkipped(suites: Suite[], config: ResolvedConfig): string[] {
+  const notes: string[] = [];
+  for (const suite of suites) {
+    if (!suite.arms.some((a) => liveSettingsOf(suite, a, config))) continue;
+    const left = suite.cases.filter((c) => !c.world).map((c) => c.id);
+    if (left.length)
+      notes.push(
+        `live mode: suite ${suite.id}: ${left.length} case(s) without a world not run live (${left.join(', ')})`,
+      );
+  }
+  return notes;
+}
+
+function selectionOf(id: string, config: ResolvedConfig): SuiteSelection | undefined {
+  return config.suites === 'all' ? undefined : config.suites.find((s) => s.id === id);
+}

@@ -1,0 +1,123 @@
+import { quantileSorted } from 'simple-statistics';
+import type { ResultRow } from '../../harness/types.ts';
+import { liveRateSources, defaultLiveRates } from '../../harness/providers/sim/live-rates.ts';
+import { meanOf } from './usage.ts';
+
+/**
+ * Live mode per arm (docs/live.md, docs/results.md): the source's effort (tool calls: median, range,
+ * distribution), how often its budget ran out, its output tokens, end-to-end latency (source loop +
+ * handoff + receiver) and its Δ vs the suite's inline arm, how often the receiver fetched a transcript
+ * span, and — spawn — how often the child's own tool calls carried out the parent's orchestration
+ * request. Over ok live cells only; null when an arm has none.
+ */
+export interface LiveSummary {
+  cells: number;
+  /** Cells whose source ran its own loop (a spawned child's do not: the parent is recorded). */
+  sourceCells: number;
+  /** The tool-call budget(s) of its cells. */
+  budgets: number[];
+  toolCalls: {
+    median: number | null;
+    mean: number | null;
+    min: number | null;
+    max: number | null;
+    /** Tool calls → cells. */
+    distribution: Record<string, number>;
+  };
+  budgetExhausted: { cells: number; n: number; rate: number | null };
+  sourceOutputTokens: { median: number | null; mean: number | null };
+  latency: {
+    /** End-to-end: source loop + handoff + receiver (latency_ms of a live cell). */
+    p50: number | null;
+    sourceLoopP50: number | null;
+    /** p50 − the inline arm's p50 (the seed's "+4.1 s vs inline"); null without a live inline arm. */
+    deltaVsInlineMs: number | null;
+    inlineArm: string | null;
+  };
+  /** Cells where the receiver called fetch_transcript_span at least once (the seed: ≈4% of runs). */
+  spanFetch: { cells: number; calls: number; n: number; rate: number | null };
+  /** spawn: cells where the child's own tool calls carried out the orchestration request. */
+  orchestration: { cells: number; n: number; rate: number | null } | null;
+  /** Labelled assertions the live sources made, of those labelled. */
+  assertions: { made: number; labelled: number };
+}
+
+/** The live part of an arm, or null when it has no live cell. */
+export function liveSummary(
+  ok: readonly ResultRow[],
+  inline: { arm: string; rows: readonly ResultRow[] } | null,
+): LiveSummary | null {
+  const live = ok.filter((r) => r.source_mode === 'live');
+  if (live.length === 0) return null;
+  // A spawned child's cells re-run no source (the parent is recorded): no source effort there.
+  const spawned = (r: ResultRow) =>
+    r.orchestration_tool_calls !== null && r.orchestration_tool_calls !== undefined;
+  const src = live.filter((r) => !spawned(r));
+  const spawn = live.filter(spawned);
+  const sorted = (rows: readonly ResultRow[], f: (r: ResultRow) => number) =>
+    rows.map(f).sort((a, b) => a - b);
+  const calls = sorted(src, (r) => r.source_tool_calls ?? 0);
+  const distribution: Record<string, number> = {};
+  for (const c of calls) distribution[c] = (distribution[c] ?? 0) + 1;
+  const p50 = median(sorted(live, (r) => r.latency_ms));
+  const inlineLive = inline?.rows.filter((r) => r.source_mode === 'live') ?? [];
+  const inlineP50 = median(sorted(inlineLive, (r) => r.latency_ms));
+  const share = (n: number, of: number) => ({ cells: n, n: of, rate: of ? n / of : null });
+  return {
+    cells: live.length,
+    sourceCells: src.length,
+    budgets: [...new Set(src.map((r) => r.source_tool_budget ?? 0))].sort((a, b) => a - b),
+    toolCalls: {
+      median: median(calls),
+      mean: meanOf(calls),
+      min: calls[0] ?? null,
+      max: calls[calls.length - 1] ?? null,
+      distribution,
+    },
+    budgetExhausted: share(src.filter((r) => r.budget_exhausted === true).length, src.length),
+    sourceOutputTokens: {
+      median: median(sorted(src, (r) => r.source_output_tokens)),
+      mean: meanOf(src.map((r) => r.source_output_tokens)),
+    },
+    latency: {
+      p50,
+      sourceLoopP50: median(sorted(src, (r) => r.source_loop_latency_ms ?? 0)),
+      deltaVsInlineMs: p50 !== null && inlineP50 !== null ? p50 - inlineP50 : null,
+      inlineArm: inlineLive.length ? inline!.arm : null,
+    },
+    spanFetch: {
+      ...share(live.filter((r) => (r.receiver_span_fetches ?? 0) > 0).length, live.length),
+      calls: live.reduce((n, r) => n + (r.receiver_span_fetches ?? 0), 0),
+    },
+    orchestration: spawn.length
+      ? share(spawn.filter((r) => (r.orchestration_tool_calls ?? 0) > 0).length, spawn.length)
+      : null,
+    assertions: {
+      made: src.reduce((n, r) => n + (r.source_assertions ?? 0), 0),
+      labelled: src.reduce((n, r) => n + (r.source_assertions_labelled ?? 0), 0),
+    },
+  };
+}
+
+function median(xs: number[]): number | null {
+  return xs.length ? quantileSorted(xs, 0.5) : null;
+}
+
+/** What a live sim report says about its numbers: the live rates, each set from a seed or chosen. */
+export interface LiveSimNote {
+  rates: { name: string; default: number; set: 'seed' | 'chosen'; source: string }[];
+  emerges: string;
+}
+
+export function liveSimNote(rows: readonly ResultRow[], simulated: boolean): LiveSimNote | null {
+  if (!simulated || !rows.some((r) => r.source_mode === 'live')) return null;
+  return {
+    rates: Object.entries(liveRateSources).map(([name, s]) => ({
+      name,
+      default: defaultLiveRates[name as keyof typeof defaultLiveRates],
+      ...s,
+    })),
+    emerges:
+      "everything else in the live tables: how many calls the sim's tool policy makes over each world, which places it reaches, whether its budget runs out, what its report can state, the latency of its loop (the sim's token-based latency model)",
+  };
+}
