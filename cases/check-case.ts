@@ -2,6 +2,7 @@ import type { Case } from '../harness/types.ts';
 import { CaseValidationError } from '../harness/errors.ts';
 import { allOnLine, indexText, matchClaim } from '../harness/text/cues.ts';
 import { viewOf } from '../harness/transcript/view.ts';
+import { locationProblem } from './locations.ts';
 
 /**
  * Checks of meaning the schema cannot express: labels that would make the survival matcher lie.
@@ -9,7 +10,9 @@ import { viewOf } from '../harness/transcript/view.ts';
  * - caveats and contradictions name existing assertions; the spawn call exists in the source;
  * - a reference fact's or evidence item's own text (and the orchestration request) carries all of its
  *   cues on one line: the sim states a fact by its text and the judge finds it by its cues, so a text
- *   without its cues could never be recognised, even when quoted verbatim.
+ *   without its cues could never be recognised, even when quoted verbatim;
+ * - a labelled location agrees with the transcript (cases/locations.ts): a `mid_transcript` claim is
+ *   not restated in the final message, a tool-result claim is never stated by the source.
  */
 export function checkCase(c: Case, file: string): void {
   const fail = (field: string, detail: string): never => {
@@ -35,6 +38,11 @@ export function checkCase(c: Case, file: string): void {
         `must carry one of its qualifier cues (${a.qualifierCues!.join(' | ')})`,
       );
   });
+  if (c.source.messages.length > 0)
+    c.assertions.forEach((a, i) => {
+      const where = locationProblem(c, a);
+      if (where) fail(`assertions[${i}].location`, `"${a.location}", but ${where}`);
+    });
   checkCueItems(c.reference.facts, 'reference.facts', fail);
   checkCueItems(c.reference.evidence ?? [], 'reference.evidence', fail);
   const o = c.reference.orchestration;

@@ -8,7 +8,7 @@ import type {
   SurvivalResult,
 } from '../harness/types.ts';
 import { judgeCriteria, type JudgeCall } from './criterion-judge.ts';
-import { overstatedCount, survival, survivalRates } from './survival.ts';
+import { overstatedCount, survival, survivalByLocation, survivalRates } from './survival.ts';
 import { classifySurvival } from './survival-llm.ts';
 import { runChecks } from './checks.ts';
 
@@ -30,6 +30,7 @@ export type JudgedFields = Pick<
   | 'scores'
   | 'judge_errors'
   | 'survival'
+  | 'survival_location'
   | 'overstated_count'
   | 'survival_agreement'
   | 'checks'
@@ -74,6 +75,10 @@ export async function judgeCell(
       scores: scoresOf(judge.scores),
       judge_errors: judge.scores.filter((s) => s.score === null).length,
       survival: { payload: survivalRates(det, 'payload'), answer: survivalRates(det, 'answer') },
+      survival_location: {
+        payload: survivalByLocation(det, 'payload'),
+        answer: survivalByLocation(det, 'answer'),
+      },
       overstated_count: overstatedCount(det),
       survival_agreement: llm?.agreement ?? null,
       checks,

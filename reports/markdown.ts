@@ -35,6 +35,7 @@ export function renderMarkdown(s: Summary, opts: { brief?: boolean } = {}): stri
       ...scoreTable(suite),
       ...usageTable(suite),
       ...survivalTable(suite),
+      ...locationTable(suite),
       ...checksTable(suite),
       ...judgeSection(suite),
     );
@@ -196,6 +197,20 @@ function survivalTable(suite: SuiteSummary): string[] {
       );
     }
   }
+  return [...lines, ''];
+}
+
+/** Survival by kind × where the source put the claim: why an arm that passes only the end of a session loses caveats. */
+function locationTable(suite: SuiteSummary): string[] {
+  const rows = f.locationRows(suite.arms);
+  if (rows.length === 0) return [];
+  const lines = [
+    '### Survival by kind × claim location (kept with its qualifier: payload → answer)',
+    '',
+    row(['kind · location', 'n', ...suite.arms.map(armLabel)]),
+    align(`lr${'r'.repeat(suite.arms.length)}`),
+  ];
+  for (const r of rows) lines.push(row([r.label, r.n, ...r.cells]));
   return [...lines, ''];
 }
 

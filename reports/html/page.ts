@@ -150,6 +150,12 @@ function suiteSection(suite: SuiteSummary, rows: readonly ResultRow[]): SafeHtml
     ),
     new Set([2, 3, 4]),
   );
+  const locRows = f.locationRows(suite.arms);
+  const byLocation = table(
+    ['kind · location', 'n', ...suite.arms.map(armLabel)],
+    locRows.map((r) => [r.label, r.n, ...r.cells]),
+    new Set(suite.arms.map((_, i) => i + 1).concat(suite.arms.length + 1)),
+  );
   const checkNames = [...new Set(suite.arms.flatMap((a) => Object.keys(a.checks)))].sort();
   const checks = table(
     ['arm', ...checkNames],
@@ -166,6 +172,6 @@ function suiteSection(suite: SuiteSummary, rows: readonly ResultRow[]): SafeHtml
   }${j.survival ? html`<li>survival: ${f.survivalAgreementText(j.survival)}</li>` : ''}</ul>`;
   return html`<section class="suite" id="suite-${anchor(suite.suite)}"><h2>${suite.suite} <small>${f.plural(suite.cases, 'case')} × ${f.plural(suite.reps, 'rep')} · baseline ${suite.baselineArm}${suite.baselinePresent ? '' : ' (not in this run)'} · ${f.labels(suite)}</small></h2>
 ${headline}<div class="charts">${charts}</div>
-<h3>Scores</h3>${scores}<h3>Tokens, latency, cost</h3>${usage}${kinds.length ? html`<h3>Assumption survival by kind</h3>${survival}` : ''}${checkNames.length ? html`<h3>Deterministic checks (failed / ok cells)</h3>${checks}` : ''}<h3>Judge reliability</h3>${judge}
+<h3>Scores</h3>${scores}<h3>Tokens, latency, cost</h3>${usage}${kinds.length ? html`<h3>Assumption survival by kind</h3>${survival}` : ''}${locRows.length ? html`<h3>Survival by kind × claim location (payload → answer)</h3>${byLocation}` : ''}${checkNames.length ? html`<h3>Deterministic checks (failed / ok cells)</h3>${checks}` : ''}<h3>Judge reliability</h3>${judge}
 ${drilldown(suite, rows)}</section>`;
 }

@@ -1,4 +1,4 @@
-import type { AssertionKind } from '../../harness/types.ts';
+import type { AssertionKind, ClaimLocation } from '../../harness/types.ts';
 import type { PairedDifference, Verdict } from '../stats/paired.ts';
 
 /**
@@ -70,6 +70,8 @@ export interface ArmSummary {
   scores: Record<string, CriterionSummary>;
   pass: PassRate | null;
   survival: SurvivalSummary;
+  /** The same marks broken down by where the source put each claim (labelled assertions only). */
+  survivalByLocation: LocationSurvivalSummary;
   overstated: { runs: number; n: number; assertions: number };
   /** Deterministic checks (recap signature, hand-off language, markers, pairing, second assignment): failed of n ok cells, by check name. */
   checks: Record<string, { failed: number; n: number }>;
@@ -145,6 +147,13 @@ export interface SurvivalSummary {
   source: 'marks' | 'rates' | 'none';
   payload: Partial<Record<AssertionKind, SurvivalCount>>;
   answer: Partial<Record<AssertionKind, SurvivalCount>>;
+}
+
+/** kind → location → count, at each stage; only the combinations some case of the suite labels. */
+export interface LocationSurvivalSummary {
+  source: 'marks' | 'rates' | 'none';
+  payload: Partial<Record<AssertionKind, Partial<Record<ClaimLocation, SurvivalCount>>>>;
+  answer: Partial<Record<AssertionKind, Partial<Record<ClaimLocation, SurvivalCount>>>>;
 }
 
 export interface JudgeReliability {
