@@ -13,6 +13,7 @@ const cases: [string, Record<string, unknown>][] = [
   ['inline', { replay: 'planned' }],
   ['full-transcript', {}],
   ['full-transcript', { as: 'messages' }],
+  ['final-message', {}],
   ['summary', {}],
   ['brick-only', {}],
   ['brick-only', { markers: true }],
