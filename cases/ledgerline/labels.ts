@@ -1,34 +1,54 @@
-import type { Assertion, Reference, ReferenceFact } from '../../harness/types.ts';
+import type { Assertion, ClaimLocation, ReferenceFact } from '../../harness/types.ts';
 import type { GroundTruth, LedgerWorld } from './world.ts';
 import { RETIRING } from './world.ts';
 import { adapterPath, changelogPath } from './repo.ts';
 import { lineOf } from '../lib/text.ts';
+import {
+  ASSUME_Q,
+  asideLine,
+  asideRemark,
+  HEDGE_Q,
+  hedgeTopics,
+  OPEN_Q,
+  openQuestion,
+  repoNotes,
+  type HedgeTopic,
+  type Note,
+  type Placement,
+} from './placement.ts';
 
 /**
  * The child's labelled findings, derived from the world: what it can state with provenance, what it
- * could not determine, what it assumed, what it leaves open. Statements are written into the child's
- * final message verbatim, one per line, so their cues and qualifiers are where the matcher looks.
+ * could not determine, what it assumed, what it leaves open — and, by the case's placement, where it
+ * says each: in its final report (one statement per line), once between two tool calls (a remark,
+ * never restated), or nowhere, because the claim is only in a file it read (a colleague's note).
  */
 export interface Findings {
+  /** Final-report findings and caveats, in report order. */
   confident: Assertion[];
   caveats: Assertion[];
+  /** Remarks the child makes between tool calls, by the step they follow. */
+  remarks: Remark[];
+  /** Every labelled assertion, wherever it is. */
+  all: Assertion[];
   facts: ReferenceFact[];
   coverage: { searched: string[]; notSearched: string[] };
 }
 
-const HEDGE_Q = [
-  'could not determine',
-  'could not confirm',
-  'unclear',
-  'unknown',
-  'not verified',
-  'unverified',
-  'cannot tell',
-];
-const ASSUME_Q = ['assuming', 'assumption', 'assumed', 'provided that'];
-const OPEN_Q = ['unresolved', 'open question', 'would settle it', 'not decided', 'undecided'];
+/** Where in the session a remark is said: after the changelog, in the table notes, after the adapters, before the last read. */
+export type RemarkSlot = 'changelog' | 'table' | 'adapters' | 'last';
 
-export function findings(w: LedgerWorld, t: GroundTruth, files: Record<string, string>): Findings {
+export interface Remark {
+  slot: RemarkSlot;
+  text: string;
+}
+
+export function findings(
+  w: LedgerWorld,
+  t: GroundTruth,
+  files: Record<string, string>,
+  place: Placement,
+): Findings {
   const p = w.provider;
   const fbFile = adapterPath(w.fallbackAdapter);
   const fbLine = lineOf(files[fbFile]!, 'version = FALLBACK_API_VERSION;');
@@ -89,52 +109,119 @@ export function findings(w: LedgerWorld, t: GroundTruth, files: Record<string, s
     ),
   );
 
-  const caveats: Assertion[] = [];
-  if (!w.sandbox.readable) {
-    caveats.push(
-      qual(
-        'hedged',
-        'sandbox-pin',
-        `I could not determine whether the sandbox adapter uses the same version pin: it is imported from @ledgerline/sandbox-adapter, which is not vendored in this repo, so the ${sandboxIds.length} sandbox merchants (${ids(sandboxIds)}) may or may not be affected.`,
-        'the sandbox adapter uses the same version pin',
-        ['sandbox adapter', 'version pin'],
-        HEDGE_Q,
-        ['adapters/index.ts'],
-      ),
-    );
-  }
-  if (w.gatewayRegion) {
-    caveats.push(
-      qual(
-        'hedged',
-        'edge-proxy',
-        `I could not determine whether the ${w.gatewayRegion} edge proxy rewrites the ${p.header} header; its rules live in the infra repository (edge-proxy/routes/${p.slug}.yaml), which I cannot read.`,
-        `the ${w.gatewayRegion} edge proxy rewrites the ${p.header} header`,
-        ['edge proxy', 'rewrites'],
-        HEDGE_Q,
-        ['docs/architecture/edge-routing.md'],
-      ),
-    );
-  }
-  if (w.batchJob) {
-    const line = lineOf(files['jobs/settlement.ts']!, '_BATCH_VERSION as ApiVersion');
-    caveats.push(
-      qual(
-        'hedged',
-        'batch-version',
-        `I could not determine whether the nightly settlement job sends 2023-10: it reads ${p.envPrefix}_BATCH_VERSION from the deploy environment, which is not in the repo (jobs/settlement.ts:${line}).`,
-        'the nightly settlement job sends 2023-10',
-        ['settlement job', 'sends 2023-10'],
-        HEDGE_Q,
-        [`jobs/settlement.ts:${line}`],
-      ),
-    );
-  }
-  caveats.push(assumption(w, fbFile));
-  const open = unresolved(w);
-  if (open) caveats.push(open);
+  const caveats = hedgeTopics(w).map((topic) => hedge(w, topic, files, sandboxIds));
+  caveats.push(assumption(w, fbFile), unresolved(w));
+  const located = locate(w, place, confident, caveats);
+  return {
+    ...located,
+    facts: facts(w, t, fbFile, sandboxIds),
+    coverage: coverage(w),
+  };
+}
 
-  return { confident, caveats, facts: facts(w, t, fbFile, sandboxIds), coverage: coverage(w) };
+/**
+ * Puts each claim where the placement says: final-report claims stay in the report lists; a
+ * mid-transcript claim becomes a remark (and leaves the report); a tool-result-only claim leaves the
+ * report for the colleague's note repo.ts wrote into a file (its label is the note's sentence).
+ */
+function locate(w: LedgerWorld, place: Placement, confident: Assertion[], caveats: Assertion[]) {
+  const notes = repoNotes(w, place);
+  const noteFor = [notes.registry, notes.edgeRouting, notes.settlement, notes.merchantConfig, notes.fallback];
+  const remarks: Remark[] = [];
+  const moved: Assertion[] = [];
+  const rotating = (a: Assertion): ClaimLocation | undefined => {
+    if (a.kind === 'hedged') return a.id === place.hedgeTopic ? place.hedge : undefined;
+    return a.kind === 'assumption'
+      ? place.assumption
+      : a.kind === 'unresolved'
+        ? place.unresolved
+        : undefined;
+  };
+  const report: Assertion[] = [];
+  for (const a of caveats) {
+    const where = rotating(a) ?? 'final_message';
+    if (where === 'final_message') report.push({ ...a, location: where });
+    else if (where === 'mid_transcript') {
+      remarks.push({ slot: remarkSlot(w, a), text: a.statement });
+      moved.push({ ...a, location: where });
+    } else {
+      const note = [...noteFor, ...(notes.changelog ?? [])].find((n) => n && sameTopic(n, a))!;
+      moved.push(noteAssertion(a, note));
+    }
+  }
+  const aside =
+    place.aside === 'mid_transcript'
+      ? conf('aside-webhooks', asideRemark.statement, asideRemark.cues, [], 'mid_transcript')
+      : conf('aside-test-mode', asideLine.statement, asideLine.cues, [changelogPath(w)], 'tool_result_only');
+  if (place.aside === 'mid_transcript') remarks.push({ slot: 'changelog', text: aside.statement });
+  const finals = confident.map((a) => ({ ...a, location: 'final_message' as const }));
+  return { confident: finals, caveats: report, remarks, all: [...finals, aside, ...report, ...moved] };
+}
+
+/** A note stands for the claim whose cues it carries (each topic's note is written with that claim's cues). */
+function sameTopic(n: Note, a: Assertion): boolean {
+  return n.cues.join('|') === a.cues.join('|');
+}
+
+function noteAssertion(a: Assertion, n: Note): Assertion {
+  return {
+    id: a.id,
+    kind: a.kind,
+    statement: n.statement,
+    claim: n.claim,
+    cues: n.cues,
+    ...(n.qualifierCues ? { qualifierCues: n.qualifierCues } : {}),
+    ...(a.provenance ? { provenance: a.provenance } : {}),
+    location: 'tool_result_only',
+  };
+}
+
+/** Where the child would say it, had it said it in passing: right after reading what raised it. */
+function remarkSlot(w: LedgerWorld, a: Assertion): RemarkSlot {
+  if (a.kind === 'assumption')
+    return w.assumption === 'column' ? 'table' : w.assumption === 'region' ? 'changelog' : 'adapters';
+  if (a.kind === 'unresolved') return openQuestion(w) === 'grace' ? 'changelog' : 'last';
+  return 'last';
+}
+
+function hedge(
+  w: LedgerWorld,
+  topic: HedgeTopic,
+  files: Record<string, string>,
+  sandboxIds: string[],
+): Assertion {
+  const p = w.provider;
+  const ids = sandboxIds.join(', ');
+  if (topic === 'sandbox-pin')
+    return qual(
+      'hedged',
+      'sandbox-pin',
+      `I could not determine whether the sandbox adapter uses the same version pin: it is imported from @ledgerline/sandbox-adapter, which is not vendored in this repo, so the ${sandboxIds.length} sandbox merchants (${ids}) may or may not be affected.`,
+      'the sandbox adapter uses the same version pin',
+      ['sandbox adapter', 'version pin'],
+      HEDGE_Q,
+      ['adapters/index.ts'],
+    );
+  if (topic === 'edge-proxy')
+    return qual(
+      'hedged',
+      'edge-proxy',
+      `I could not determine whether the ${w.gatewayRegion} edge proxy rewrites the ${p.header} header; its rules live in the infra repository (edge-proxy/routes/${p.slug}.yaml), which I cannot read.`,
+      `the ${w.gatewayRegion} edge proxy rewrites the ${p.header} header`,
+      ['edge proxy', 'rewrites'],
+      HEDGE_Q,
+      ['docs/architecture/edge-routing.md'],
+    );
+  const line = lineOf(files['jobs/settlement.ts']!, '_BATCH_VERSION as ApiVersion');
+  return qual(
+    'hedged',
+    'batch-version',
+    `I could not determine whether the nightly settlement job sends 2023-10: it reads ${p.envPrefix}_BATCH_VERSION from the deploy environment, which is not in the repo (jobs/settlement.ts:${line}).`,
+    'the nightly settlement job sends 2023-10',
+    ['settlement job', 'sends 2023-10'],
+    HEDGE_Q,
+    [`jobs/settlement.ts:${line}`],
+  );
 }
 
 function assumption(w: LedgerWorld, fbFile: string): Assertion {
@@ -169,8 +256,8 @@ function assumption(w: LedgerWorld, fbFile: string): Assertion {
   }
 }
 
-function unresolved(w: LedgerWorld): Assertion | undefined {
-  if (w.unresolved === 'grace' && w.graceDays > 0) {
+function unresolved(w: LedgerWorld): Assertion {
+  if (openQuestion(w) === 'grace') {
     const g = `${w.graceDays}-day grace period`;
     return qual(
       'unresolved',
@@ -181,17 +268,14 @@ function unresolved(w: LedgerWorld): Assertion | undefined {
       OPEN_Q,
     );
   }
-  if (w.unresolved) {
-    return qual(
-      'unresolved',
-      'open-notify',
-      'Unresolved: should the sandbox merchants be notified at all, given they only send test traffic? Would settle it: the merchant-success owner of the sandbox program.',
-      'the sandbox merchants should be notified',
-      ['sandbox merchants', 'be notified'],
-      OPEN_Q,
-    );
-  }
-  return undefined;
+  return qual(
+    'unresolved',
+    'open-notify',
+    'Unresolved: should the sandbox merchants be notified at all, given they only send test traffic? Would settle it: the merchant-success owner of the sandbox program.',
+    'the sandbox merchants should be notified',
+    ['sandbox merchants', 'be notified'],
+    OPEN_Q,
+  );
 }
 
 function facts(w: LedgerWorld, t: GroundTruth, fbFile: string, sandboxIds: string[]): ReferenceFact[] {
@@ -241,8 +325,22 @@ function coverage(w: LedgerWorld): Findings['coverage'] {
   };
 }
 
-function conf(id: string, statement: string, cues: string[], provenance: string[]): Assertion {
-  return { id, kind: 'confident', statement, claim: statement, cues, provenance };
+function conf(
+  id: string,
+  statement: string,
+  cues: string[],
+  provenance: string[],
+  location?: ClaimLocation,
+): Assertion {
+  return {
+    id,
+    kind: 'confident',
+    statement,
+    claim: statement,
+    cues,
+    ...(provenance.length ? { provenance } : {}),
+    ...(location ? { location } : {}),
+  };
 }
 
 function qual(

@@ -5,6 +5,7 @@ import { adapterPath, changelogPath } from '../ledgerline/repo.ts';
 import { TABLE_COLUMNS } from '../ledgerline/child.ts';
 import { grep, lineOf, numbered, renderGrep, renderTable } from '../lib/text.ts';
 import { SessionBuilder, type CallSpec } from '../lib/session.ts';
+import { multiRemarks, type ChildName, type MultiRemark } from './spread.ts';
 
 /**
  * Four research children on overlapping parts of one question (seed: ledgerline, last section).
@@ -58,17 +59,35 @@ const qual = (
 ): Assertion => ({ id, kind, statement, claim, cues, qualifierCues: q });
 
 export function buildChildren(sh: Shared, idPrefix: string): ChildOut[] {
-  return [
-    tableChild(sh, idPrefix),
-    snapshotChild(sh, idPrefix),
-    docsChild(sh, idPrefix),
-    callersChild(sh, idPrefix),
+  const remarks = multiRemarks();
+  const out = [
+    tableChild(sh, idPrefix, remarks),
+    snapshotChild(sh, idPrefix, remarks),
+    docsChild(sh, idPrefix, remarks),
+    callersChild(sh, idPrefix, remarks),
   ];
+  return out.map((c, i) => ({
+    ...c,
+    assertions: [
+      ...c.assertions.map((a) => ({ ...a, location: 'final_message' as const })),
+      ...remarks
+        .filter((r) => r.child === (['config', 'adapters', 'changelog', 'callers'] as const)[i])
+        .map((r) => r.assertion),
+    ],
+  }));
 }
 
-function session(name: string, idPrefix: string, brief: string) {
+function session(name: ChildName, idPrefix: string, brief: string, remarks: MultiRemark[]) {
   const s = new SessionBuilder(name, 'child', `${idPrefix}_${name}`, 'large');
   s.user(brief, 'parent');
+  // A remark is said in the step right after the one that raised it, before that step's plan.
+  let step = 0;
+  const act = s.act.bind(s);
+  s.act = (text, ...calls) => {
+    const said = remarks.filter((r) => r.child === name && r.afterStep === step - 1);
+    step++;
+    return act([...said.map((r) => r.assertion.statement), text].filter(Boolean).join('\n\n'), ...calls);
+  };
   return s;
 }
 
@@ -114,11 +133,12 @@ function report(
   );
 }
 
-function tableChild({ w, t, files }: Shared, p: string): ChildOut {
+function tableChild({ w, t, files }: Shared, p: string, remarks: MultiRemark[]): ChildOut {
   const s = session(
     'config',
     p,
     `Count the merchants pinned to ${RETIRING} in merchant_config and check how the column is used.`,
+    remarks,
   );
   s.act('Starting with every mention of the version.', search(files, RETIRING, 2));
   s.act('Now the live table.', {
@@ -164,11 +184,12 @@ function tableChild({ w, t, files }: Shared, p: string): ChildOut {
   return { transcript: s.build(`${p}-config`), assertions: [...found, ...caveats], notSearched };
 }
 
-function snapshotChild({ w, t, files, snapshot }: Shared, p: string): ChildOut {
+function snapshotChild({ w, t, files, snapshot }: Shared, p: string, remarks: MultiRemark[]): ChildOut {
   const s = session(
     'adapters',
     p,
     `Go through the adapters: how each resolves the ${w.provider.name} version, any fallback or default path, and which merchants that affects.`,
+    remarks,
   );
   const fb = adapterPath(w.fallbackAdapter);
   const line = lineOf(files[fb]!, 'version = FALLBACK_API_VERSION;');
@@ -236,11 +257,12 @@ function snapshotChild({ w, t, files, snapshot }: Shared, p: string): ChildOut {
   return { transcript: s.build(`${p}-adapters`), assertions: [...found, ...caveats], notSearched };
 }
 
-function docsChild({ w, files }: Shared, p: string): ChildOut {
+function docsChild({ w, files }: Shared, p: string, remarks: MultiRemark[]): ChildOut {
   const s = session(
     'changelog',
     p,
     `Read the ${w.provider.name} changelog and anything about the sandbox: exact retirement terms, grace period, and whether test-mode merchants are affected.`,
+    remarks,
   );
   const cl = changelogPath(w);
   const clLine = lineOf(files[cl]!, `will be retired on ${w.retirementDate}`);
@@ -268,27 +290,28 @@ function docsChild({ w, files }: Shared, p: string): ChildOut {
       [`${cl}:${clLine}`],
     ),
   ];
-  const caveats = w.sandbox.readable
-    ? [
-        qual(
-          'c3-grace',
-          'unresolved',
-          `Unresolved: whether any grace period applies after ${w.retirementDate}; the changelog does not promise one. Would settle it: the provider's account manager.`,
-          `a grace period applies after ${w.retirementDate}`,
-          ['grace period applies'],
-          ['unresolved', 'would settle it', 'open question'],
-        ),
-      ]
-    : [
-        qual(
-          'c3-sandbox',
-          'hedged',
-          'I could not determine whether the sandbox adapter uses the same version pin; it comes from @ledgerline/sandbox-adapter, which is not vendored.',
-          'the sandbox adapter uses the same version pin',
-          ['sandbox adapter', 'version pin'],
-          HEDGE_Q,
-        ),
-      ];
+  const caveats = [
+    qual(
+      'c3-grace',
+      'unresolved',
+      `Unresolved: whether any grace period applies after ${w.retirementDate}; the changelog does not promise one. Would settle it: the provider's account manager.`,
+      `a grace period applies after ${w.retirementDate}`,
+      ['grace period applies'],
+      ['unresolved', 'would settle it', 'open question'],
+    ),
+    ...(w.sandbox.readable
+      ? []
+      : [
+          qual(
+            'c3-sandbox',
+            'hedged',
+            'I could not determine whether the sandbox adapter uses the same version pin; it comes from @ledgerline/sandbox-adapter, which is not vendored.',
+            'the sandbox adapter uses the same version pin',
+            ['sandbox adapter', 'version pin'],
+            HEDGE_Q,
+          ),
+        ]),
+  ];
   const notSearched = [...NONE_SEARCHED, 'merchant_config'];
   report(
     s,
@@ -301,11 +324,12 @@ function docsChild({ w, files }: Shared, p: string): ChildOut {
   return { transcript: s.build(`${p}-changelog`), assertions: [...found, ...caveats], notSearched };
 }
 
-function callersChild({ w, files }: Shared, p: string): ChildOut {
+function callersChild({ w, files }: Shared, p: string, remarks: MultiRemark[]): ChildOut {
   const s = session(
     'callers',
     p,
     `Find anything outside the adapters that calls ${w.provider.name} or picks a version (jobs, scripts, webhooks, proxies), and check the adapters' fallback behaviour.`,
+    remarks,
   );
   const other = w.decoyAdapter ?? w.adapters.find((a) => a.name !== w.fallbackAdapter)!.name;
   s.act('Searching for direct client use outside adapters.', search(files, 'client\\.request|Client\\(', 3));

@@ -5,6 +5,10 @@ import { toCase } from '../../cases/load.ts';
 import { claimPlaces, locationOf } from '../../cases/locations.ts';
 import { CaseValidationError } from '../../harness/errors.ts';
 import type { Assertion, Transcript } from '../../harness/types.ts';
+import { indexText, matchClaim } from '../../harness/text/cues.ts';
+import { lastAssistantText } from '../../harness/transcript/view.ts';
+import { renderTranscript } from '../../strategies/render.ts';
+import { shippedSuites, sourcesOf, suite } from './helpers.ts';
 
 const good = JSON.parse(
   readFileSync(
@@ -114,5 +118,50 @@ describe('claim locations', () => {
     const raw = structuredClone(good);
     raw.assertions[0].location = 'somewhere';
     await expect(toCase(raw, 'cases/x.json', '/tmp', suite)).rejects.toThrow(/assertions\.0\.location/);
+  });
+});
+
+describe('the shipped suites spread their claims over locations', () => {
+  const kinds = ['confident', 'hedged', 'assumption', 'unresolved'] as const;
+
+  it('every assertion of every return and escalation case says where the source put it', async () => {
+    for (const s of await shippedSuites())
+      for (const c of s.cases) {
+        if (c.direction === 'spawn') continue;
+        for (const a of c.assertions) expect(a.location, `${c.id} ${a.id}`).toBeDefined();
+      }
+  });
+
+  it('ledgerline, multi-child and milk: every kind × location combination in at least 5 cases', async () => {
+    const wanted: Record<string, readonly string[]> = {
+      ledgerline: ['final_message', 'mid_transcript', 'tool_result_only'],
+      'multi-child': ['final_message', 'mid_transcript', 'tool_result_only'],
+      milk: ['final_message', 'mid_transcript', 'tool_result_only', 'primary_tool_evidence'],
+    };
+    for (const [id, locations] of Object.entries(wanted)) {
+      const s = await suite(id);
+      for (const kind of kinds)
+        for (const location of locations) {
+          const n = s.cases.filter((c) =>
+            c.assertions.some((a) => a.kind === kind && a.location === location),
+          ).length;
+          expect(n, `${id}: ${kind} × ${location}`).toBeGreaterThanOrEqual(5);
+        }
+    }
+  });
+
+  it("a claim said mid-session or only read is nowhere in the parent's own history, and not in the final message", async () => {
+    for (const id of ['ledgerline', 'multi-child']) {
+      for (const c of (await suite(id)).cases) {
+        const history = indexText(renderTranscript(c.receiverHistory!));
+        const finals = sourcesOf(c).map((t) => indexText(lastAssistantText(t)?.text ?? ''));
+        for (const a of c.assertions) {
+          if (a.location === 'final_message') continue;
+          expect(matchClaim(history, a).present, `${c.id} ${a.id} in history`).toBe(false);
+          for (const f of finals)
+            expect(matchClaim(f, a).present, `${c.id} ${a.id} in a final message`).toBe(false);
+        }
+      }
+    }
   });
 });
