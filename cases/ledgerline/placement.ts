@@ -193,4 +193,3 @@ export const asideLine = {
   statement: `Sandbox: test mode retires ${RETIRING} on the same date.`,
   cues: ['test mode retires', 'same date'],
 };
-

@@ -29,11 +29,9 @@ export function milkCase(dir: string) {
   labels.push(
     at(
       'primary_tool_evidence',
-      conf(
-        'patch',
-        'return int(round(value.total_seconds() / base_unit.total_seconds()))',
-        ['int(round(value.total_seconds()'],
-      ),
+      conf('patch', 'return int(round(value.total_seconds() / base_unit.total_seconds()))', [
+        'int(round(value.total_seconds()',
+      ]),
     ),
     at('tool_result_only', conf('mypy-pin', '"mypy==0.910",', ['"mypy==0.910"'])),
   );
