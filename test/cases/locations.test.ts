@@ -16,7 +16,7 @@ const good = JSON.parse(
     'utf8',
   ),
 );
-const suite = { id: 'mini', criteria: ['correctness'], direction: 'return' as const };
+const mini = { id: 'mini', criteria: ['correctness'], direction: 'return' as const };
 
 /** A child session: a hedge said between calls, an assumption only in a tool result, a final report. */
 const session: Transcript = {
@@ -54,7 +54,7 @@ async function load(location: Record<string, string>, source: Transcript = sessi
     ...a,
     ...(location[a.id] ? { location: location[a.id] } : {}),
   }));
-  return toCase(raw, 'cases/x.json', '/tmp', suite);
+  return toCase(raw, 'cases/x.json', '/tmp', mini);
 }
 
 async function problem(location: Record<string, string>): Promise<CaseValidationError> {
@@ -108,16 +108,16 @@ describe('claim locations', () => {
     const raw = structuredClone(good);
     raw.source = session;
     raw.assertions[2].location = 'primary_tool_evidence';
-    await expect(toCase(raw, 'cases/x.json', '/tmp', suite)).rejects.toThrow(/for escalation cases/);
+    await expect(toCase(raw, 'cases/x.json', '/tmp', mini)).rejects.toThrow(/for escalation cases/);
     await expect(
-      toCase({ ...raw, direction: 'escalation' }, 'cases/x.json', '/tmp', suite),
+      toCase({ ...raw, direction: 'escalation' }, 'cases/x.json', '/tmp', mini),
     ).resolves.toBeTruthy();
   });
 
   it('the schema names a location outside the four', async () => {
     const raw = structuredClone(good);
     raw.assertions[0].location = 'somewhere';
-    await expect(toCase(raw, 'cases/x.json', '/tmp', suite)).rejects.toThrow(/assertions\.0\.location/);
+    await expect(toCase(raw, 'cases/x.json', '/tmp', mini)).rejects.toThrow(/assertions\.0\.location/);
   });
 });
 
