@@ -472,6 +472,8 @@ export interface CriterionScore {
   rationale: string;
   evidence: string[];
   error?: string;
+  /** Why the criterion was not judged on this case (it lacks the labels the criterion needs). */
+  unscored?: string;
 }
 
 export type SurvivalMark = 'kept' | 'overstated' | 'absent';
@@ -545,6 +547,11 @@ export interface ResultRow {
   tool_calls_visible: number;
   overstated_count: number;
   judge_errors: number;
+  /**
+   * Criteria left unscored because the case lacks the labels they need, with the reason (their
+   * scores are null; they are not judge errors). Absent when every criterion was judged.
+   */
+  unscored?: Record<string, string>;
   /**
    * Share of (assertion, stage) survival marks on which the LLM classification agrees with the
    * deterministic matcher; null when the LLM classification did not run (the sim judge, by default).

@@ -85,6 +85,12 @@ export function survivalText(c: SurvivalCount | undefined, source: string): stri
     : `${pct(c.rate)} (mean of ${c.total} cells)`;
 }
 
+/** "0", or "3 (2 without labels)": null scores, and how many of them a missing label explains. */
+export function unscoredText(s: CriterionSummary): string {
+  const unlabelled = Object.values(s.unlabelled ?? {}).reduce((a, b) => a + b, 0);
+  return unlabelled ? `${s.unscored} (${unlabelled} without labels)` : String(s.unscored);
+}
+
 export function kindsPresent(arms: readonly ArmSummary[], kinds: readonly AssertionKind[]): AssertionKind[] {
   return kinds.filter((k) => arms.some((a) => a.survival.answer[k] || a.survival.payload[k]));
 }

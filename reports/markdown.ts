@@ -127,7 +127,7 @@ function scoreTable(suite: SuiteSummary): string[] {
           f.pValue(v?.pHolm ?? null),
           v ? `**${v.verdict}**` : f.dash,
           f.mde(v),
-          String(s.unscored),
+          f.unscoredText(s),
         ]),
       );
     }
@@ -239,6 +239,12 @@ function judgeSection(suite: SuiteSummary): string[] {
     '### Judge reliability',
     '',
     `- unscored judgements (judge errors, counted, never 0): ${j.errors} — ${unscored}`,
+    ...Object.entries(j.unlabelled).flatMap(([c, reasons]) =>
+      Object.entries(reasons).map(
+        ([why, n]) =>
+          `- not judged for want of labels: ${mdCell(c)} on ${f.plural(n, 'cell')} — ${mdCell(why)}`,
+      ),
+    ),
     `- samples per cell: ${j.samples}`,
   ];
   if (j.agreement) {

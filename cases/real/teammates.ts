@@ -208,6 +208,8 @@ export function teammatesCases(dir: string) {
     source: round2[0]!,
     sources: round2,
     receiverAgent: 'main',
+    // None of the three flags anything as unverified, assumed or open: no caveat to carry.
+    criteria: ['correctness'],
     assertions: multiLocated,
     reference: {
       facts: [

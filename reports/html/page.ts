@@ -100,7 +100,7 @@ function suiteSection(suite: SuiteSummary, rows: readonly ResultRow[]): SafeHtml
             f.pValue(v?.pHolm ?? null),
             verdictCell(v?.verdict),
             f.mde(v),
-            String(s.unscored),
+            f.unscoredText(s),
           ];
         }),
     ),
@@ -165,7 +165,11 @@ function suiteSection(suite: SuiteSummary, rows: readonly ResultRow[]): SafeHtml
   const j = suite.judge;
   const judge = html`<ul><li>unscored judgements: ${j.errors} (${Object.entries(j.unscored)
     .map(([c, n]) => `${c} ${n}`)
-    .join(', ')})</li><li>samples per cell: ${j.samples}</li>${
+    .join(', ')})</li>${Object.entries(j.unlabelled).flatMap(([c, reasons]) =>
+    Object.entries(reasons).map(
+      ([why, n]) => html`<li>not judged for want of labels: ${c} on ${f.plural(n, 'cell')} — ${why}</li>`,
+    ),
+  )}<li>samples per cell: ${j.samples}</li>${
     j.agreement
       ? Object.entries(j.agreement).map(([c, a]) => html`<li>${c}: ${f.agreementText(a)}</li>`)
       : html`<li class="gap">agreement not reported — ${j.gap}</li>`

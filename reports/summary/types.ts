@@ -108,6 +108,8 @@ export interface CriterionSummary {
   n: number;
   /** Cells where the judge gave no score (null, never 0). */
   unscored: number;
+  /** Of those, cells not judged because the case lacks the labels the criterion needs, by reason. */
+  unlabelled: Record<string, number>;
   mean: number | null;
   se: number | null;
   ci: [number, number] | null;
@@ -157,9 +159,11 @@ export interface LocationSurvivalSummary {
 }
 
 export interface JudgeReliability {
-  /** Criterion judgements with no score, over all cells of the suite. */
+  /** Criterion judgements with no score, over all cells of the suite (judge errors, not missing labels). */
   errors: number;
   unscored: Record<string, number>;
+  /** Per criterion: cells not judged because their case lacks the labels it needs, by reason. */
+  unlabelled: Record<string, Record<string, number>>;
   /** Judge samples per cell (max seen). */
   samples: number;
   /**
