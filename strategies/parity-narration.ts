@@ -2,7 +2,7 @@ import type { Case, ChatMessage, ModelResponse, StrategyContext } from '../harne
 import { messagesTokens } from '../harness/tokens.ts';
 import { defineStrategy } from './define.ts';
 import { briefLength, closePendingCall, finishHandoff, receiverHistory, simHintsOf } from './compose.ts';
-import { buildBrick, fencedBrick } from './brick.ts';
+import { adr0093Brick, buildBrick, fencedBrick } from './brick.ts';
 import { framings } from './framing.ts';
 import { renderSession } from './narrate.ts';
 import { trimHeadTail, type MiddlePolicy } from './head-tail.ts';
@@ -120,7 +120,11 @@ export const parityNarration = defineStrategy<ParityParams>({
     });
     const brick = owned
       ? null
-      : buildBrick(t, { resultCap: params.resultCap, budgetChars: params.contextBudgetChars, markers: true });
+      : buildBrick(t, {
+          ...adr0093Brick,
+          resultCap: params.resultCap,
+          budgetChars: params.contextBudgetChars,
+        });
     const narrated = trimmed.messages.some((m) => m.role === 'system');
     const system = [
       framingFor(params.framing, owned, ctx.case),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Case, ChatMessage, Handoff, Transcript, TruncationMarker } from '../../harness/types.ts';
 import { countMismatch, markersCheck, pairingCheck, runChecks } from '../../judges/checks.ts';
-import { buildBrick, turnsMarker } from '../../strategies/brick.ts';
+import { adr0093Brick, buildBrick, legacyBrick, turnsMarker } from '../../strategies/brick.ts';
 import { handedOffVariant, ownedVariant } from './support.ts';
 import { canaryCase } from '../../judges/canary-case.ts';
 
@@ -123,7 +123,11 @@ describe('markers_present', () => {
       source.messages.push({ role: 'user', toolResults: [{ callId: `c${t}`, content: 'x'.repeat(80) }] });
     }
     for (const markers of [false, true]) {
-      const brick = buildBrick(source, { resultCap: 20, budgetChars: 200, markers });
+      const brick = buildBrick(source, {
+        ...(markers ? adr0093Brick : { ...legacyBrick, trailActivity: true }),
+        resultCap: 20,
+        budgetChars: 200,
+      });
       const h = handoffOf([{ role: 'user', text: brick.text }], brick.markers, brick.turnsDropped);
       expect(brick.turnsDropped).toBeGreaterThan(0);
       expect(markersCheck(h).passed).toBe(true);

@@ -17,6 +17,8 @@ const cases: [string, Record<string, unknown>][] = [
   ['summary', {}],
   ['brick-only', {}],
   ['brick-only', { markers: true }],
+  ['brick-only', { markers: true, trailActivity: true, resultCap: 1500 }],
+  ['brick-only', { trailActivity: true, turnHeadTail: true }],
   ['parity-narration', {}],
   ['parity-narration', { middle: 'summarize' }],
 ];
