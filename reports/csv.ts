@@ -50,6 +50,7 @@ export function csvColumns(rows: readonly ResultRow[]): string[] {
     'markers_count',
     'tool_calls_visible',
     'judge_errors',
+    'unscored_criteria',
     'survival_agreement',
     'checks_failed',
   ];
@@ -73,6 +74,7 @@ const locationColumn =
 function columnGetter(column: string): (r: ResultRow) => unknown {
   if (column === 'params') return (r) => JSON.stringify(r.params);
   if (column === 'simulated') return (r) => isSimulated(r);
+  if (column === 'unscored_criteria') return (r) => Object.keys(r.unscored ?? {}).join(';');
   if (column === 'checks_failed')
     return (r) =>
       r.checks
