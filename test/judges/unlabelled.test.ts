@@ -6,7 +6,10 @@ import type { ResultRow } from '../../harness/types.ts';
 import { scaffoldCase } from '../../cases/scaffold.ts';
 import { runCli } from '../support/cli.ts';
 
-/** A session as `case from-session` scaffolds it: nothing labelled (no assertions, facts or caveats). */
+/**
+ * A session as `case from-session` scaffolds it, with its proposed labels dropped — the case nobody
+ * labelled: no assertions, facts or caveats.
+ */
 function scaffolded(dir: string): unknown {
   const session = join(dir, 'session.json');
   writeFileSync(
@@ -22,7 +25,8 @@ function scaffolded(dir: string): unknown {
       { role: 'assistant', content: 'Two merchants pin it. I tested it and everything passes.' },
     ]),
   );
-  return scaffoldCase({ file: session, task: 'Which merchants break?', direction: 'escalation' });
+  const raw = scaffoldCase({ file: session, task: 'Which merchants break?', direction: 'escalation' });
+  return { ...raw, assertions: [] };
 }
 
 function workspace(): string {
