@@ -42,11 +42,6 @@ export function checkCase(c: Case, file: string): void {
         `must carry one of its qualifier cues (${a.qualifierCues!.join(' | ')})`,
       );
   });
-  if (c.source.messages.length > 0)
-    c.assertions.forEach((a, i) => {
-      const where = locationProblem(c, a);
-      if (where) fail(`assertions[${i}].location`, `"${a.location}", but ${where}`);
-    });
   checkCueItems(c.reference.facts, 'reference.facts', fail);
   checkCueItems(c.reference.evidence ?? [], 'reference.evidence', fail);
   const o = c.reference.orchestration;
@@ -74,6 +69,16 @@ export function checkCase(c: Case, file: string): void {
     if (!found) fail('spawnCallId', `no tool call "${c.spawnCallId}" in the source transcript`);
   }
   if (c.source.messages.length === 0) fail('source.messages', 'the source transcript is empty');
+  checkAgainstTranscript(c, fail);
+  viewOf(c.source);
+}
+
+/** The labels that describe the transcript itself: where each claim is, how the session came to be. */
+function checkAgainstTranscript(c: Case, fail: (field: string, detail: string) => never): void {
+  c.assertions.forEach((a, i) => {
+    const where = locationProblem(c, a);
+    if (where) fail(`assertions[${i}].location`, `"${a.location}", but ${where}`);
+  });
   if (c.sessionShape) {
     const derived = ownershipOf(c);
     if (derived.shape !== c.sessionShape)
@@ -82,7 +87,6 @@ export function checkCase(c: Case, file: string): void {
         `labelled "${c.sessionShape}", but the transcript shows "${derived.shape}": ${derived.why}`,
       );
   }
-  viewOf(c.source);
 }
 
 function checkCueItems(

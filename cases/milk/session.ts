@@ -25,6 +25,7 @@ import {
   milkPlacement,
   openQuestion,
   withComments,
+  type MilkPlacement,
 } from './spread.ts';
 
 /** The file as it stands before the fix: the bug's function buggy, the project's other functions fixed. */
@@ -86,44 +87,7 @@ export function primarySession(p: Project, bug: Bug, seed: number, index: number
     result: green.output,
   });
 
-  const where = (restated: boolean): ClaimLocation => (restated ? 'final_message' : 'mid_transcript');
-  const cause: Assertion = {
-    location: where(place.restateCause),
-    id: 'cause',
-    kind: 'confident',
-    statement: `The bug: ${bug.cause.statement} (${p.srcPath}:${fnLine}).`,
-    claim: `${bug.cause.statement} (${p.srcPath}:${fnLine})`,
-    cues: bug.cause.cues,
-    provenance: [`${p.srcPath}:${fnLine}`],
-  };
-  const fix: Assertion = {
-    location: where(!place.restateCause),
-    id: 'fix',
-    kind: 'confident',
-    statement: `The fix: ${bug.fix.statement}.`,
-    claim: bug.fix.statement,
-    cues: bug.fix.cues,
-    provenance: [p.srcPath],
-  };
-  const hedge: Assertion = {
-    location: where(place.restateHedge),
-    id: 'integration',
-    kind: 'hedged',
-    statement: `I could not confirm that ${p.integration.claim}: I did not run ${p.integration.what} because ${p.integration.why}.`,
-    claim: p.integration.claim,
-    cues: p.integration.cues,
-    qualifierCues: HEDGE_Q,
-  };
-  const assumption: Assertion = {
-    location: where(place.restateAssumption),
-    id: 'assumption',
-    kind: 'assumption',
-    statement: bug.assumption.statement,
-    claim: bug.assumption.claim,
-    cues: bug.assumption.cues,
-    qualifierCues: ASSUME_Q,
-  };
-  const open: Assertion = { ...openQuestion(bug), location: where(place.restateOpen) };
+  const { cause, fix, hedge, assumption, open } = reportClaims(p, bug, fnLine, place);
   s.say(
     [
       `Fixed. Summary:`,
@@ -199,6 +163,49 @@ export function primarySession(p: Project, bug: Bug, seed: number, index: number
       },
     ],
   };
+}
+
+/** The first report's claims, each located by whether the last message restates it (spread.ts). */
+function reportClaims(p: Project, bug: Bug, fnLine: number, place: MilkPlacement) {
+  const where = (restated: boolean): ClaimLocation => (restated ? 'final_message' : 'mid_transcript');
+  const cause: Assertion = {
+    location: where(place.restateCause),
+    id: 'cause',
+    kind: 'confident',
+    statement: `The bug: ${bug.cause.statement} (${p.srcPath}:${fnLine}).`,
+    claim: `${bug.cause.statement} (${p.srcPath}:${fnLine})`,
+    cues: bug.cause.cues,
+    provenance: [`${p.srcPath}:${fnLine}`],
+  };
+  const fix: Assertion = {
+    location: where(!place.restateCause),
+    id: 'fix',
+    kind: 'confident',
+    statement: `The fix: ${bug.fix.statement}.`,
+    claim: bug.fix.statement,
+    cues: bug.fix.cues,
+    provenance: [p.srcPath],
+  };
+  const hedge: Assertion = {
+    location: where(place.restateHedge),
+    id: 'integration',
+    kind: 'hedged',
+    statement: `I could not confirm that ${p.integration.claim}: I did not run ${p.integration.what} because ${p.integration.why}.`,
+    claim: p.integration.claim,
+    cues: p.integration.cues,
+    qualifierCues: HEDGE_Q,
+  };
+  const assumption: Assertion = {
+    location: where(place.restateAssumption),
+    id: 'assumption',
+    kind: 'assumption',
+    statement: bug.assumption.statement,
+    claim: bug.assumption.claim,
+    cues: bug.assumption.cues,
+    qualifierCues: ASSUME_Q,
+  };
+  const open: Assertion = { ...openQuestion(bug), location: where(place.restateOpen) };
+  return { cause, fix, hedge, assumption, open };
 }
 
 function testFileOf(p: Project): string {

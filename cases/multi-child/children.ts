@@ -3,9 +3,9 @@ import type { GroundTruth, LedgerWorld, Merchant } from '../ledgerline/world.ts'
 import { RETIRING } from '../ledgerline/world.ts';
 import { adapterPath, changelogPath } from '../ledgerline/repo.ts';
 import { TABLE_COLUMNS } from '../ledgerline/child.ts';
-import { grep, lineOf, numbered, renderGrep, renderTable } from '../lib/text.ts';
-import { SessionBuilder, type CallSpec } from '../lib/session.ts';
-import { multiRemarks, type ChildName, type MultiRemark } from './spread.ts';
+import { lineOf, renderTable } from '../lib/text.ts';
+import { multiRemarks, type MultiRemark } from './spread.ts';
+import { ASSUME_Q, conf, HEDGE_Q, qual, read, report, rows, search, session } from './child-session.ts';
 
 /**
  * Four research children on overlapping parts of one question (seed: ledgerline, last section).
@@ -28,36 +28,7 @@ export interface Shared {
   upgradedToday: string[];
 }
 
-const HEDGE_Q = [
-  'could not determine',
-  'could not confirm',
-  'unclear',
-  'unknown',
-  'not verified',
-  'unverified',
-];
-const ASSUME_Q = ['assuming', 'assumption', 'assumed'];
 export const NONE_SEARCHED = ['webhook endpoint versions in the provider dashboard', 'the infra repository'];
-
-const rows = (ms: Merchant[]) =>
-  ms.map((m) => [m.id, m.name, m.adapter, m.apiVersion, m.region, m.currency, m.createdAt, m.updatedAt]);
-const conf = (id: string, statement: string, cues: string[], provenance: string[]): Assertion => ({
-  id,
-  kind: 'confident',
-  statement,
-  claim: statement,
-  cues,
-  provenance,
-});
-const qual = (
-  id: string,
-  kind: Assertion['kind'],
-  statement: string,
-  claim: string,
-  cues: string[],
-  q: string[],
-): Assertion => ({ id, kind, statement, claim, cues, qualifierCues: q });
-
 export function buildChildren(sh: Shared, idPrefix: string): ChildOut[] {
   const remarks = multiRemarks();
   const out = [
@@ -77,63 +48,7 @@ export function buildChildren(sh: Shared, idPrefix: string): ChildOut[] {
   }));
 }
 
-function session(name: ChildName, idPrefix: string, brief: string, remarks: MultiRemark[]) {
-  const s = new SessionBuilder(name, 'child', `${idPrefix}_${name}`, 'large');
-  s.user(brief, 'parent');
-  // A remark is said in the step right after the one that raised it, before that step's plan.
-  let step = 0;
-  const act = s.act.bind(s);
-  s.act = (text, ...calls) => {
-    const said = remarks.filter((r) => r.child === name && r.afterStep === step - 1);
-    step++;
-    return act([...said.map((r) => r.assertion.statement), text].filter(Boolean).join('\n\n'), ...calls);
-  };
-  return s;
-}
-
-function search(files: Record<string, string>, pattern: string, context: number): CallSpec {
-  return {
-    name: 'search_code',
-    input: { pattern, path: '.', context },
-    result: renderGrep(files, grep(files, new RegExp(pattern)), context),
-  };
-}
-
-function read(files: Record<string, string>, path: string): CallSpec {
-  return files[path]
-    ? { name: 'read_file', input: { path }, result: numbered(files[path]!) }
-    : {
-        name: 'read_file',
-        input: { path },
-        result: `Error: ENOENT: no such file or directory, open '${path}'`,
-        isError: true,
-      };
-}
-
-function report(
-  s: SessionBuilder,
-  title: string,
-  found: Assertion[],
-  caveats: Assertion[],
-  searched: string[],
-  notSearched: string[],
-) {
-  s.say(
-    [
-      title,
-      '',
-      ...found.map((a) => `- ${a.statement}`),
-      '',
-      'Caveats:',
-      ...caveats.map((a) => `- ${a.statement}`),
-      '',
-      `Searched: ${searched.join(', ')}.`,
-      `Not searched: ${notSearched.join(', ')}.`,
-    ].join('\n'),
-  );
-}
-
-function tableChild({ w, t, files }: Shared, p: string, remarks: MultiRemark[]): ChildOut {
+function tableChild({ w, t, files }: Shared, p: string, remarks: readonly MultiRemark[]): ChildOut {
   const s = session(
     'config',
     p,
@@ -184,7 +99,11 @@ function tableChild({ w, t, files }: Shared, p: string, remarks: MultiRemark[]):
   return { transcript: s.build(`${p}-config`), assertions: [...found, ...caveats], notSearched };
 }
 
-function snapshotChild({ w, t, files, snapshot }: Shared, p: string, remarks: MultiRemark[]): ChildOut {
+function snapshotChild(
+  { w, t, files, snapshot }: Shared,
+  p: string,
+  remarks: readonly MultiRemark[],
+): ChildOut {
   const s = session(
     'adapters',
     p,
@@ -257,7 +176,7 @@ function snapshotChild({ w, t, files, snapshot }: Shared, p: string, remarks: Mu
   return { transcript: s.build(`${p}-adapters`), assertions: [...found, ...caveats], notSearched };
 }
 
-function docsChild({ w, files }: Shared, p: string, remarks: MultiRemark[]): ChildOut {
+function docsChild({ w, files }: Shared, p: string, remarks: readonly MultiRemark[]): ChildOut {
   const s = session(
     'changelog',
     p,
@@ -324,7 +243,7 @@ function docsChild({ w, files }: Shared, p: string, remarks: MultiRemark[]): Chi
   return { transcript: s.build(`${p}-changelog`), assertions: [...found, ...caveats], notSearched };
 }
 
-function callersChild({ w, files }: Shared, p: string, remarks: MultiRemark[]): ChildOut {
+function callersChild({ w, files }: Shared, p: string, remarks: readonly MultiRemark[]): ChildOut {
   const s = session(
     'callers',
     p,

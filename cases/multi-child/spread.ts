@@ -82,71 +82,68 @@ export function noteAssertions(w: LedgerWorld): Assertion[] {
   ];
 }
 
+const mid = (
+  id: string,
+  kind: Assertion['kind'],
+  statement: string,
+  claim: string,
+  cues: string[],
+  q?: string[],
+): Assertion => ({
+  id,
+  kind,
+  statement,
+  claim,
+  cues,
+  ...(q ? { qualifierCues: q } : {}),
+  location: 'mid_transcript',
+});
+
 /** The remarks in passing, each said by the child that would have run into it. */
-export function multiRemarks(): MultiRemark[] {
-  const mid = (
-    id: string,
-    kind: Assertion['kind'],
-    statement: string,
-    claim: string,
-    cues: string[],
-    q?: string[],
-  ): Assertion => ({
-    id,
-    kind,
-    statement,
-    claim,
-    cues,
-    ...(q ? { qualifierCues: q } : {}),
-    location: 'mid_transcript',
-  });
-  return [
-    {
-      child: 'changelog',
-      afterStep: 0,
-      assertion: mid(
-        'r-webhooks',
-        'confident',
-        asideRemark.statement,
-        asideRemark.statement,
-        asideRemark.cues,
-      ),
-    },
-    {
-      child: 'callers',
-      afterStep: 2,
-      assertion: mid(
-        'r-backfill',
-        'hedged',
-        'I could not determine whether scripts/backfill-api-version.ts has already been run against production; it rewrites empty api_version values.',
-        'scripts/backfill-api-version.ts has already been run against production',
-        ['backfill-api-version.ts', 'already been run'],
-        HEDGE_Q,
-      ),
-    },
-    {
-      child: 'adapters',
-      afterStep: 2,
-      assertion: mid(
-        'r-snapshot-refresh',
-        'assumption',
-        "Assuming the snapshot was refreshed after last night's config changes, it shows yesterday's pins.",
-        "the snapshot was refreshed after last night's config changes",
-        ['snapshot was refreshed after'],
-        ASSUME_Q,
-      ),
-    },
-    {
-      child: 'config',
-      afterStep: 1,
-      assertion: mid(
-        'r-empty-rows',
-        'unresolved',
-        'Unresolved: who owns the rows with an empty api_version? They follow the client default, so a default change would move them silently. Would settle it: Payments Platform.',
-        'the rows with an empty api_version, which follow the client default, have an owner',
-        ['empty api_version', 'follow the client default'],
-        OPEN_Q,
-      ),
-    },
-  ];
+const remarks: readonly MultiRemark[] = [
+  {
+    child: 'changelog',
+    afterStep: 0,
+    assertion: mid('r-webhooks', 'confident', asideRemark.statement, asideRemark.statement, asideRemark.cues),
+  },
+  {
+    child: 'callers',
+    afterStep: 2,
+    assertion: mid(
+      'r-backfill',
+      'hedged',
+      'I could not determine whether scripts/backfill-api-version.ts has already been run against production; it rewrites empty api_version values.',
+      'scripts/backfill-api-version.ts has already been run against production',
+      ['backfill-api-version.ts', 'already been run'],
+      HEDGE_Q,
+    ),
+  },
+  {
+    child: 'adapters',
+    afterStep: 2,
+    assertion: mid(
+      'r-snapshot-refresh',
+      'assumption',
+      "Assuming the snapshot was refreshed after last night's config changes, it shows yesterday's pins.",
+      "the snapshot was refreshed after last night's config changes",
+      ['snapshot was refreshed after'],
+      ASSUME_Q,
+    ),
+  },
+  {
+    child: 'config',
+    afterStep: 1,
+    assertion: mid(
+      'r-empty-rows',
+      'unresolved',
+      'Unresolved: who owns the rows with an empty api_version? They follow the client default, so a default change would move them silently. Would settle it: Payments Platform.',
+      'the rows with an empty api_version, which follow the client default, have an owner',
+      ['empty api_version', 'follow the client default'],
+      OPEN_Q,
+    ),
+  },
+];
+
+export function multiRemarks(): readonly MultiRemark[] {
+  return remarks;
 }
