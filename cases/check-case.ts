@@ -3,6 +3,8 @@ import { CaseValidationError } from '../harness/errors.ts';
 import { allOnLine, indexText, matchClaim } from '../harness/text/cues.ts';
 import { viewOf } from '../harness/transcript/view.ts';
 import { checkWorld } from '../harness/live/world.ts';
+import { locationProblem } from './locations.ts';
+import { ownershipOf } from '../harness/transcript/session-shape.ts';
 
 /**
  * Checks of meaning the schema cannot express: labels that would make the survival matcher lie.
@@ -10,7 +12,12 @@ import { checkWorld } from '../harness/live/world.ts';
  * - caveats and contradictions name existing assertions; the spawn call exists in the source;
  * - a reference fact's or evidence item's own text (and the orchestration request) carries all of its
  *   cues on one line: the sim states a fact by its text and the judge finds it by its cues, so a text
- *   without its cues could never be recognised, even when quoted verbatim.
+ *   without its cues could never be recognised, even when quoted verbatim;
+ * - a labelled location agrees with the transcript (cases/locations.ts): a `mid_transcript` claim is
+ *   not restated in the final message, a tool-result claim is never stated by the source;
+ * - a `sessionShape` label agrees with the shape the transcript shows (its agents and turns): the
+ *   framing and the ownership checks follow the transcript, so a contradicting label is an error
+ *   rather than a silent second opinion.
  */
 export function checkCase(c: Case, file: string): void {
   const fail = (field: string, detail: string): never => {
@@ -64,7 +71,24 @@ export function checkCase(c: Case, file: string): void {
     if (!found) fail('spawnCallId', `no tool call "${c.spawnCallId}" in the source transcript`);
   }
   if (c.source.messages.length === 0) fail('source.messages', 'the source transcript is empty');
+  checkAgainstTranscript(c, fail);
   viewOf(c.source);
+}
+
+/** The labels that describe the transcript itself: where each claim is, how the session came to be. */
+function checkAgainstTranscript(c: Case, fail: (field: string, detail: string) => never): void {
+  c.assertions.forEach((a, i) => {
+    const where = locationProblem(c, a);
+    if (where) fail(`assertions[${i}].location`, `"${a.location}", but ${where}`);
+  });
+  if (c.sessionShape) {
+    const derived = ownershipOf(c);
+    if (derived.shape !== c.sessionShape)
+      fail(
+        'sessionShape',
+        `labelled "${c.sessionShape}", but the transcript shows "${derived.shape}": ${derived.why}`,
+      );
+  }
 }
 
 function checkCueItems(

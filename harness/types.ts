@@ -117,7 +117,21 @@ export interface TranscriptView {
 export type AssertionKind = 'confident' | 'hedged' | 'assumption' | 'unresolved';
 export const assertionKinds: readonly AssertionKind[] = ['confident', 'hedged', 'assumption', 'unresolved'];
 
-/** A statement the source agent made, labelled by kind. */
+/**
+ * Where the source put a claim (DESIGN §8): in its last assistant message; said once between tool
+ * calls and not restated; only in a tool result it read (a file, a table, a document), never stated
+ * by it; escalation only — only in the output of a command the primary ran to check its own work (a
+ * test run, a linter), never stated by it. cases/check-case.ts checks the label against the transcript.
+ */
+export type ClaimLocation = 'final_message' | 'mid_transcript' | 'tool_result_only' | 'primary_tool_evidence';
+export const claimLocations: readonly ClaimLocation[] = [
+  'final_message',
+  'mid_transcript',
+  'tool_result_only',
+  'primary_tool_evidence',
+];
+
+/** A statement the source agent made (or, for the tool-result locations, read), labelled by kind. */
 export interface Assertion {
   id: string;
   kind: AssertionKind;
@@ -132,16 +146,16 @@ export interface Assertion {
   /** Where the source read it from (file:line, table.column), for provenance checks. */
   provenance?: string[];
   /**
-   * Where the source put it: its final message, a message mid-transcript, only a tool result, or
-   * (escalation) the primary's tool evidence.
+   * Where the source put it. Optional in the type (a scaffolded or older case has none; `validate`
+   * warns), required of every shipped return and escalation case (test/cases/locations.test.ts).
    */
-  location?: AssertionLocation;
+  location?: ClaimLocation;
   /** `proposed`: made by a labeller (cue lexicon or a model) and not yet checked by a person. Absent: confirmed. */
   status?: 'proposed' | 'confirmed';
 }
 
-export type AssertionLocation =
-  'final_message' | 'mid_transcript' | 'tool_result_only' | 'primary_tool_evidence';
+/** The importers' name for a claim location (cases/propose-labels.ts); the same type. */
+export type AssertionLocation = ClaimLocation;
 
 /** A fact a correct answer contains. */
 export interface ReferenceFact {
@@ -500,6 +514,8 @@ export interface CriterionScore {
   rationale: string;
   evidence: string[];
   error?: string;
+  /** Why the criterion was not judged on this case (it lacks the labels the criterion needs). */
+  unscored?: string;
 }
 
 export type SurvivalMark = 'kept' | 'overstated' | 'absent';
@@ -507,6 +523,8 @@ export type SurvivalMark = 'kept' | 'overstated' | 'absent';
 export interface SurvivalResult {
   assertionId: string;
   kind: AssertionKind;
+  /** The assertion's labelled location, when it has one. */
+  location?: ClaimLocation;
   payload: SurvivalMark;
   answer: SurvivalMark;
   /** The LLM classification of the same assertion, when it ran (judges/survival-llm.ts); null where a stage could not be classified. */
@@ -572,6 +590,11 @@ export interface ResultRow {
   overstated_count: number;
   judge_errors: number;
   /**
+   * Criteria left unscored because the case lacks the labels they need, with the reason (their
+   * scores are null; they are not judge errors). Absent when every criterion was judged.
+   */
+  unscored?: Record<string, string>;
+  /**
    * Share of (assertion, stage) survival marks on which the LLM classification agrees with the
    * deterministic matcher; null when the LLM classification did not run (the sim judge, by default).
    */
@@ -596,6 +619,14 @@ export interface ResultRow {
   survival: {
     payload: Partial<Record<AssertionKind, number | null>>;
     answer: Partial<Record<AssertionKind, number | null>>;
+  };
+  /**
+   * Survival by kind × location at each stage, keyed `<kind>:<location>` (only the combinations the
+   * case labels): {payload: {'hedged:mid_transcript': 0}, answer: {...}}. Absent in older journals.
+   */
+  survival_location?: {
+    payload: Record<string, number>;
+    answer: Record<string, number>;
   };
   checks: CheckResult[];
   detail?: CellDetail;

@@ -1,4 +1,5 @@
 import type { Case, ChatMessage, CheckResult, Handoff, TruncationMarker } from '../harness/types.ts';
+import { sessionShapeOf } from '../harness/transcript/session-shape.ts';
 import { allOnLine, indexText, lineWithAll, type TextIndex } from '../harness/text/cues.ts';
 import { renderMessages } from '../strategies/render.ts';
 import { contrastWords, handoffPhrases, notSearchedCues, recapSignature } from './signals.ts';
@@ -26,7 +27,7 @@ export function runChecks(c: Case, handoff: Handoff, answer: string): CheckResul
     passed: !recap,
     detail: recap ? `answer contains "${recapSignature}"` : 'no recap signature',
   });
-  if (c.sessionShape === 'owned') out.push(handoffLanguageCheck(answer));
+  if (sessionShapeOf(c) === 'owned') out.push(handoffLanguageCheck(answer));
   out.push(...handoffChecks(handoff));
   if (c.reference.orchestration) {
     const acted = lineWithAll(ans, c.reference.orchestration.cues) !== undefined;

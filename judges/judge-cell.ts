@@ -8,9 +8,10 @@ import type {
   SurvivalResult,
 } from '../harness/types.ts';
 import { judgeCriteria, type JudgeCall } from './criterion-judge.ts';
-import { overstatedCount, survival, survivalRates } from './survival.ts';
+import { overstatedCount, survival, survivalByLocation, survivalRates } from './survival.ts';
 import { classifySurvival } from './survival-llm.ts';
 import { runChecks } from './checks.ts';
+import { unscorableReason } from './criteria/needs.ts';
 
 export interface JudgeCellOptions {
   /** Criterion-judge samples per cell, aggregated by median. @default 1 */
@@ -28,8 +29,10 @@ export interface JudgeCellOptions {
 export type JudgedFields = Pick<
   ResultRow,
   | 'scores'
+  | 'unscored'
   | 'judge_errors'
   | 'survival'
+  | 'survival_location'
   | 'overstated_count'
   | 'survival_agreement'
   | 'checks'
@@ -53,16 +56,27 @@ export async function judgeCell(
   opts: JudgeCellOptions,
 ): Promise<JudgedCell> {
   // criteria: false (config judge.criteria) skips the LLM criterion judge: no judge call for it at all.
+  // A criterion whose labels the case lacks is not judged: it is null with the reason.
+  const unscored = Object.fromEntries(
+    c.criteria.flatMap((id) => {
+      const why = unscorableReason(id, c);
+      return why ? [[id, why] as const] : [];
+    }),
+  );
+  const judged = c.criteria.filter((id) => !(id in unscored));
   const judge =
-    opts.criteria === false
+    opts.criteria === false || judged.length === 0
       ? { scores: [] }
       : await judgeCriteria(
           c,
           answer,
-          c.criteria,
+          judged,
           { samples: opts.samples, temperature: opts.temperature },
           call,
         );
+  const byId = new Map(judge.scores.map((s) => [s.criterion, s]));
+  const scores: CriterionScore[] =
+    opts.criteria === false ? [] : c.criteria.map((id) => byId.get(id) ?? unscoredScore(id, unscored[id]!));
   const det = survival(c.assertions, h.payload, answer);
   const llm = classifyWanted(opts)
     ? await classifySurvival(call, c.id, c.assertions, c.reference, det, { payload: h.payload, answer })
@@ -71,9 +85,14 @@ export async function judgeCell(
   const results: SurvivalResult[] = llm?.results ?? det;
   return {
     fields: {
-      scores: scoresOf(judge.scores),
+      scores: scoresOf(scores),
+      ...(Object.keys(unscored).length && opts.criteria !== false ? { unscored } : {}),
       judge_errors: judge.scores.filter((s) => s.score === null).length,
       survival: { payload: survivalRates(det, 'payload'), answer: survivalRates(det, 'answer') },
+      survival_location: {
+        payload: survivalByLocation(det, 'payload'),
+        answer: survivalByLocation(det, 'answer'),
+      },
       overstated_count: overstatedCount(det),
       survival_agreement: llm?.agreement ?? null,
       checks,
@@ -83,7 +102,7 @@ export async function judgeCell(
       handoff_chars: h.stats.chars,
     },
     detail: {
-      judge: judge.scores,
+      judge: scores,
       survival: results,
       ...(llm?.errors.length ? { survival_llm_errors: llm.errors } : {}),
     },
@@ -94,6 +113,10 @@ export async function judgeCell(
 export function classifyWanted(opts: Pick<JudgeCellOptions, 'classify' | 'provider'>): boolean {
   const mode = opts.classify ?? 'auto';
   return mode === 'on' || (mode === 'auto' && opts.provider !== undefined && opts.provider !== 'sim');
+}
+
+function unscoredScore(criterion: string, reason: string): CriterionScore {
+  return { criterion, score: null, samples: [], rationale: reason, evidence: [], unscored: reason };
 }
 
 function scoresOf(scores: CriterionScore[]): Record<string, number | null> {

@@ -3,6 +3,7 @@ import { CaseValidationError } from '../harness/errors.ts';
 import { fence } from '../harness/text/fence.ts';
 import { criterionIds, getCriterion, type Criterion, type ReferencePart } from './criteria/index.ts';
 import { sessionShapeLine } from './signals.ts';
+import { sessionShapeOf } from '../harness/transcript/session-shape.ts';
 
 /**
  * The criterion judge's request: anchored rubrics, the parts of the reference the criteria use, and
@@ -137,7 +138,7 @@ export function referenceSections(c: Case, rubrics: readonly Criterion[]): strin
     out.push(
       `Not the judged agent's task (acting on it is taking a second assignment): ${ref.orchestration.request}`,
     );
-  if (uses.has('sessionShape') && c.sessionShape) out.push(sessionShapeLine(c.sessionShape));
+  if (uses.has('sessionShape')) out.push(sessionShapeLine(sessionShapeOf(c)));
   if (out.length === 0) out.push('No reference is given for these criteria: judge on the rubric alone.');
   return out;
 }

@@ -24,6 +24,7 @@ export function survival(assertions: Assertion[], payload: string, answer: strin
   return assertions.map((a) => ({
     assertionId: a.id,
     kind: a.kind,
+    ...(a.location ? { location: a.location } : {}),
     payload: markOf(a, p),
     answer: markOf(a, ans),
   }));
@@ -39,6 +40,26 @@ export function survivalRates(results: SurvivalResult[], stage: 'payload' | 'ans
     out[kind] = of.length ? of.filter((r) => r[stage] === 'kept').length / of.length : null;
   }
   return out;
+}
+
+/**
+ * Share kept per kind × location at one stage, keyed `<kind>:<location>`, for the combinations the
+ * case labels (assertions without a location are left out: they are in the by-kind rates).
+ */
+export function survivalByLocation(
+  results: SurvivalResult[],
+  stage: 'payload' | 'answer',
+): Record<string, number> {
+  const tally = new Map<string, { kept: number; n: number }>();
+  for (const r of results) {
+    if (!r.location) continue;
+    const key = `${r.kind}:${r.location}`;
+    const t = tally.get(key) ?? { kept: 0, n: 0 };
+    t.n++;
+    if (r[stage] === 'kept') t.kept++;
+    tally.set(key, t);
+  }
+  return Object.fromEntries([...tally].map(([k, t]) => [k, t.kept / t.n]));
 }
 
 export function overstatedCount(results: SurvivalResult[]): number {

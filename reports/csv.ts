@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import type { ResultRow } from '../harness/types.ts';
-import { assertionKinds } from '../harness/types.ts';
+import { assertionKinds, claimLocations } from '../harness/types.ts';
 import { canonicalRows, isSimulated } from './summarize.ts';
 
 /**
@@ -45,10 +45,12 @@ export function csvColumns(rows: readonly ResultRow[]): string[] {
     'model_calls',
     ...criteria.map((c) => `score_${c}`),
     ...assertionKinds.flatMap((k) => [`survival_${k}_payload`, `survival_${k}_answer`]),
+    ...locationColumns(rows),
     'overstated_count',
     'markers_count',
     'tool_calls_visible',
     'judge_errors',
+    'unscored_criteria',
     'survival_agreement',
     'checks_failed',
     ...(rows.some((r) => r.source_mode === 'live') ? liveColumns : []),
@@ -72,10 +74,25 @@ const liveColumns = [
   'orchestration_tool_calls',
 ] as const;
 
+/** survival_<kind>_<location>_payload / _answer for every combination some row of the run has, in kind × location order. */
+function locationColumns(rows: readonly ResultRow[]): string[] {
+  const present = new Set<string>();
+  for (const r of rows) for (const key of Object.keys(r.survival_location?.answer ?? {})) present.add(key);
+  return assertionKinds.flatMap((k) =>
+    claimLocations
+      .filter((l) => present.has(`${k}:${l}`))
+      .flatMap((l) => [`survival_${k}_${l}_payload`, `survival_${k}_${l}_answer`]),
+  );
+}
+
+const locationColumn =
+  /^survival_(confident|hedged|assumption|unresolved)_(final_message|mid_transcript|tool_result_only|primary_tool_evidence)_(payload|answer)$/;
+
 /** How each column's value is read from a row, decided once per column rather than per row and field. */
 function columnGetter(column: string): (r: ResultRow) => unknown {
   if (column === 'params') return (r) => JSON.stringify(r.params);
   if (column === 'simulated') return (r) => isSimulated(r);
+  if (column === 'unscored_criteria') return (r) => Object.keys(r.unscored ?? {}).join(';');
   if (column === 'checks_failed')
     return (r) =>
       r.checks
@@ -85,6 +102,12 @@ function columnGetter(column: string): (r: ResultRow) => unknown {
   if (column.startsWith('score_')) {
     const criterion = column.slice('score_'.length);
     return (r) => (Object.hasOwn(r.scores, criterion) ? r.scores[criterion] : undefined);
+  }
+  const loc = locationColumn.exec(column);
+  if (loc) {
+    const key = `${loc[1]}:${loc[2]}`;
+    const stage = loc[3] as 'payload' | 'answer';
+    return (r) => r.survival_location?.[stage][key] ?? null;
   }
   for (const k of assertionKinds) {
     if (column === `survival_${k}_payload`) return (r) => r.survival.payload[k] ?? null;

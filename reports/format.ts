@@ -1,4 +1,5 @@
 import type { AssertionKind } from '../harness/types.ts';
+import { assertionKinds, claimLocations } from '../harness/types.ts';
 import type {
   ArmSummary,
   Comparison,
@@ -84,6 +85,12 @@ export function survivalText(c: SurvivalCount | undefined, source: string): stri
     : `${pct(c.rate)} (mean of ${c.total} cells)`;
 }
 
+/** "0", or "3 (2 without labels)": null scores, and how many of them a missing label explains. */
+export function unscoredText(s: CriterionSummary): string {
+  const unlabelled = Object.values(s.unlabelled ?? {}).reduce((a, b) => a + b, 0);
+  return unlabelled ? `${s.unscored} (${unlabelled} without labels)` : String(s.unscored);
+}
+
 export function kindsPresent(arms: readonly ArmSummary[], kinds: readonly AssertionKind[]): AssertionKind[] {
   return kinds.filter((k) => arms.some((a) => a.survival.answer[k] || a.survival.payload[k]));
 }
@@ -113,4 +120,27 @@ export function checkText(c: { failed: number; n: number } | undefined): string 
 /** Calls the response cache served / all calls of the arm's cells. */
 export function cachedCalls(a: Pick<ArmSummary, 'calls'>): string {
   return `${a.calls.cached}/${a.calls.model}`;
+}
+
+/**
+ * The kind × location table shared by Markdown and HTML: one row per combination some arm of the
+ * suite has, one cell per arm, "payload% → answer%" (kept with its qualifier), n = assertions per arm.
+ */
+export function locationRows(arms: readonly ArmSummary[]): { label: string; n: string; cells: string[] }[] {
+  const out: { label: string; n: string; cells: string[] }[] = [];
+  for (const kind of assertionKinds)
+    for (const location of claimLocations) {
+      const of = arms.map((a) => ({
+        p: a.survivalByLocation.payload[kind]?.[location],
+        ans: a.survivalByLocation.answer[kind]?.[location],
+      }));
+      if (!of.some((x) => x.p || x.ans)) continue;
+      const n = Math.max(...of.map((x) => x.ans?.total ?? 0));
+      out.push({
+        label: `${kind} · ${location}`,
+        n: int(n),
+        cells: of.map((x) => `${pct(x.p?.rate ?? null)} → ${pct(x.ans?.rate ?? null)}`),
+      });
+    }
+  return out;
 }

@@ -37,6 +37,7 @@ export function renderMarkdown(s: Summary, opts: { brief?: boolean } = {}): stri
       ...scoreTable(suite),
       ...usageTable(suite),
       ...survivalTable(suite),
+      ...locationTable(suite),
       ...checksTable(suite),
       ...judgeSection(suite),
     );
@@ -142,7 +143,7 @@ function scoreTable(suite: SuiteSummary): string[] {
           f.pValue(v?.pHolm ?? null),
           v ? `**${v.verdict}**` : f.dash,
           f.mde(v),
-          String(s.unscored),
+          f.unscoredText(s),
         ]),
       );
     }
@@ -215,6 +216,20 @@ function survivalTable(suite: SuiteSummary): string[] {
   return [...lines, ''];
 }
 
+/** Survival by kind × where the source put the claim: why an arm that passes only the end of a session loses caveats. */
+function locationTable(suite: SuiteSummary): string[] {
+  const rows = f.locationRows(suite.arms);
+  if (rows.length === 0) return [];
+  const lines = [
+    '### Survival by kind × claim location (kept with its qualifier: payload → answer)',
+    '',
+    row(['kind · location', 'n', ...suite.arms.map(armLabel)]),
+    align(`lr${'r'.repeat(suite.arms.length)}`),
+  ];
+  for (const r of rows) lines.push(row([r.label, r.n, ...r.cells]));
+  return [...lines, ''];
+}
+
 /** Deterministic checks: how many ok cells failed each (e.g. a child acting on the parent's orchestration request). */
 function checksTable(suite: SuiteSummary): string[] {
   const names = checkNames(suite);
@@ -240,6 +255,12 @@ function judgeSection(suite: SuiteSummary): string[] {
     '### Judge reliability',
     '',
     `- unscored judgements (judge errors, counted, never 0): ${j.errors} — ${unscored}`,
+    ...Object.entries(j.unlabelled).flatMap(([c, reasons]) =>
+      Object.entries(reasons).map(
+        ([why, n]) =>
+          `- not judged for want of labels: ${mdCell(c)} on ${f.plural(n, 'cell')} — ${mdCell(why)}`,
+      ),
+    ),
     `- samples per cell: ${j.samples}`,
   ];
   if (j.agreement) {

@@ -2,7 +2,7 @@ import type { ResultRow } from '../harness/types.ts';
 import { latestRows } from '../harness/runner/latest-rows.ts';
 import type { ArmSummary, MethodNote, Summary, SuiteSummary } from './summary/types.ts';
 import { callSummary, costSummary, latencySummary, tokenSummary, withBaseline } from './summary/usage.ts';
-import { overstatedSummary, survivalSummary } from './summary/survival.ts';
+import { locationSurvivalSummary, overstatedSummary, survivalSummary } from './summary/survival.ts';
 import {
   ALPHA,
   BOOTSTRAP_RESAMPLES,
@@ -36,7 +36,7 @@ export const method: MethodNote = {
     "deterministic checks per ok cell: no_recap_signature (the ADR 0093 recap), no_handoff_language (owned sessions), markers_present, tool_pairing_intact, no_second_assignment (spawn: the child acted on the parent's orchestration request); shown as failed / n",
   pass: `score = ok cells with the primary criterion (correctness, else the suite's first) ≥ ${PASS_THRESHOLD}, out of scored cells`,
   survival:
-    'kept / total over labelled assertions of each kind, from the per-assertion marks; a cell is an overstated run when its answer states at least one hedge, assumption or open question as fact',
+    'kept / total over labelled assertions of each kind, from the per-assertion marks; a cell is an overstated run when its answer states at least one hedge, assumption or open question as fact; by location: the same marks grouped by where the source put each claim (final_message, mid_transcript, tool_result_only, primary_tool_evidence)',
 };
 
 /**
@@ -124,6 +124,7 @@ function suiteSummary(suite: string, rows: ResultRow[]): SuiteSummary {
       scores: p.scores,
       pass: passRate(p.ok, primary),
       survival: survivalSummary(p.ok),
+      survivalByLocation: locationSurvivalSummary(p.ok),
       overstated: overstatedSummary(p.ok),
       checks: checkSummary(p.ok),
       cost: costSummary(p.g),

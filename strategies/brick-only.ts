@@ -2,26 +2,30 @@ import type { ChatMessage } from '../harness/types.ts';
 import { messagesTokens, countTokens } from '../harness/tokens.ts';
 import { defineStrategy } from './define.ts';
 import { attachReturn, finishHandoff, receiverHistory } from './compose.ts';
-import { buildBrick, fencedBrick } from './brick.ts';
+import { allMarkers, buildBrick, fencedBrick, type BrickSwitches } from './brick.ts';
 import { framings } from './framing.ts';
 
 /**
  * ADR 0029's escalation view: the source's tool evidence is not in the history; a bounded brick
- * (per-turn lines, results capped at 500 chars, newest turns first within 12000 chars) orients the
- * receiver. With `history: 'text'` (default, as ADR 0029's buildAgentHistoryFull) the user and
- * assistant text of the session stays, trimmed drop-oldest within the budget left after the brick;
- * `history: 'none'` passes the brick and nothing else. `markers: false` reproduces the silent legacy
- * truncation; `markers: true` gives ADR 0093 C's explicit markers (in the brick, and for the oldest
- * text messages dropped to fit the budget), so C can be ablated on its own. The brick is orientation in
- * the system prompt and — as ADR 0029 did — its size is subtracted from the message budget.
+ * (per-turn lines, newest turns first within 12000 chars) orients the receiver. With `history:
+ * 'text'` (default, as ADR 0029's buildAgentHistoryFull) the user and assistant text of the session
+ * stays, trimmed drop-oldest within the budget left after the brick; `history: 'none'` passes the
+ * brick and nothing else. The defaults reproduce ADR 0029 (a turn's final text only, silent cuts);
+ * each of ADR 0093 C's changes is its own param so it can be ablated alone (strategies/brick.ts):
+ * `trailActivity`, `resultMarker` (with `resultCap` 500 → 1500), `turnsMarker`, `turnHeadTail`,
+ * `clearedMarker`; `markers: true` turns on every explicit-cut switch at once (and marks the oldest
+ * text messages dropped to fit the budget). The brick is orientation in the system prompt and — as
+ * ADR 0029 did — its size is subtracted from the message budget.
  */
-export const brickOnly = defineStrategy<{
-  resultCap: number;
-  contextBudgetChars: number;
-  markers: boolean;
-  framing: string;
-  history: string;
-}>({
+export const brickOnly = defineStrategy<
+  {
+    resultCap: number;
+    contextBudgetChars: number;
+    markers: boolean;
+    framing: string;
+    history: string;
+  } & BrickSwitches
+>({
   name: 'brick-only',
   description: "ADR 0029's bounded summary brick (and the session's text, without tool evidence).",
   seed: 'adr-0093 Context 1–5: "silent 500-char result cap, oldest turns dropped first at context_budget_chars"',
@@ -36,7 +40,36 @@ export const brickOnly = defineStrategy<{
     markers: {
       type: 'boolean',
       default: false,
-      description: 'explicit truncation markers (ADR 0093 C) instead of silent cuts',
+      description:
+        'every explicit-cut switch below at once (ADR 0093 C: result, turns and cleared markers, head+tail), and a marker for dropped text messages',
+    },
+    trailActivity: {
+      type: 'boolean',
+      default: false,
+      description:
+        'ADR 0093 C: a turn renders its tool calls and results, not only its final text (ADR 0029)',
+    },
+    resultMarker: {
+      type: 'boolean',
+      default: false,
+      description:
+        'ADR 0093 C: a capped result ends with "… (truncated — full result in the session history)"',
+    },
+    turnsMarker: {
+      type: 'boolean',
+      default: false,
+      description: 'ADR 0093 C: dropped turns are announced by "(earlier activity omitted — N turns)"',
+    },
+    turnHeadTail: {
+      type: 'boolean',
+      default: false,
+      description:
+        'ADR 0093 C: the newest turn that does not fit keeps a head+tail of itself instead of being dropped',
+    },
+    clearedMarker: {
+      type: 'boolean',
+      default: false,
+      description: 'ADR 0093 C: a result cleared at capture time says so',
     },
     framing: {
       type: 'enum',
@@ -52,10 +85,15 @@ export const brickOnly = defineStrategy<{
     },
   },
   async prepare(ctx, params) {
+    const group = allMarkers(params.markers);
     const brick = buildBrick(ctx.case.source, {
       resultCap: params.resultCap,
       budgetChars: params.contextBudgetChars,
-      markers: params.markers,
+      trailActivity: params.trailActivity,
+      resultMarker: params.resultMarker || group.resultMarker,
+      turnsMarker: params.turnsMarker || group.turnsMarker,
+      turnHeadTail: params.turnHeadTail || group.turnHeadTail,
+      clearedMarker: params.clearedMarker || group.clearedMarker,
     });
     const framing = params.framing === 'continuity' ? framings.continuity : framings.handoff;
     const orientation = `${framing}\n\n[brick] ${fencedBrick(brick)}`;

@@ -4,20 +4,63 @@ import { formatCall } from './render.ts';
 import { fence } from '../harness/text/fence.ts';
 
 /**
- * The summary "brick" (ADR 0029): per-turn lines — the user request, the agents' text, each tool call
- * with its result capped at `resultCap` characters — newest turns first until `budgetChars`, oldest
- * dropped. The legacy brick (`markers: false`) cuts silently and drops a single over-budget turn
- * (emptying the brick). ADR 0093 C (`markers: true`): every cut is explicit — a capped result ends with
- * `… (truncated — full result in the session history)`, dropped turns are announced by
- * `(earlier activity omitted — N turns)`, a result the source cleared at capture time says so, an
- * empty one says `(empty result)` — and a single
- * over-budget turn keeps a head+tail of itself. The brick never exceeds `budgetChars`, markers included.
+ * The summary "brick" (ADR 0029): per-turn lines, newest turns first until `budgetChars`, oldest
+ * dropped. Every change ADR 0093 C makes to it is its own switch, so each can be ablated alone; all
+ * off is ADR 0029 (`legacyBrick`), all on is ADR 0093 (`adr0093Brick`):
+ * - `trailActivity`: a turn renders its tool activity (each call with its result, capped at
+ *   `resultCap`) — ADR 0029 rendered a trail-era turn's final text only. Every turn of a normalised
+ *   transcript is trail-era: its tool activity is its trail (DESIGN §2).
+ * - `resultMarker`: a capped result ends with `… (truncated — full result in the session history)`
+ *   (ADR 0029 cut silently; C also raises the cap 500 → 1500, which is `resultCap`).
+ * - `turnsMarker`: dropped turns are announced by `(earlier activity omitted — N turns)`.
+ * - `turnHeadTail`: the newest turn that does not fit keeps a head+tail of itself in the room left
+ *   (textbudget.SummarizeLong) instead of being dropped — a single over-budget turn no longer empties
+ *   the brick, and a tiny last turn (`/exit`) no longer leaves it one line long.
+ * - `clearedMarker`: a result the source cleared at capture time says so, and an empty one says
+ *   `(empty result)` (ADR 0029 left both blank).
+ * The brick never exceeds `budgetChars`, markers included.
  */
 export interface BrickOptions {
   resultCap: number;
   budgetChars: number;
-  markers: boolean;
+  trailActivity: boolean;
+  resultMarker: boolean;
+  turnsMarker: boolean;
+  turnHeadTail: boolean;
+  clearedMarker: boolean;
 }
+
+export type BrickSwitches = Omit<BrickOptions, 'resultCap' | 'budgetChars'>;
+
+/** ADR 0029's brick: final text per turn, silent cuts, 500-char cap, 12000 chars. */
+export const legacyBrick: BrickOptions = {
+  resultCap: 500,
+  budgetChars: 12_000,
+  trailActivity: false,
+  resultMarker: false,
+  turnsMarker: false,
+  turnHeadTail: false,
+  clearedMarker: false,
+};
+
+/** ADR 0093 C (with B's 3000-char TL;DR budget): every switch on, results capped at 1500. */
+export const adr0093Brick: BrickOptions = {
+  resultCap: 1500,
+  budgetChars: 3000,
+  trailActivity: true,
+  resultMarker: true,
+  turnsMarker: true,
+  turnHeadTail: true,
+  clearedMarker: true,
+};
+
+/** Every explicit-cut switch at once (C's markers: capped results, dropped turns, cleared results, head+tail). */
+export const allMarkers = (on: boolean): Omit<BrickSwitches, 'trailActivity'> => ({
+  resultMarker: on,
+  turnsMarker: on,
+  turnHeadTail: on,
+  clearedMarker: on,
+});
 
 export interface Brick {
   text: string;
@@ -41,6 +84,13 @@ interface Block {
 
 /** The longest turns-omitted marker, reserved whenever not every turn fits. */
 const TURNS_MARKER_RESERVE = turnsMarker(999_999).length + 1;
+/** A partial turn is kept only when at least this share of the budget is left for it. */
+const HEAD_TAIL_MIN_SHARE = 0.1;
+
+/** Room worth a head+tail: a tenth of the budget, and the cut marker plus 200 characters of the turn. */
+function minHeadTailRoom(block: Block, budget: number): number {
+  return Math.max(budget * HEAD_TAIL_MIN_SHARE, turnCutMarker(block.text.length).length + 2 + 200);
+}
 
 export function buildBrick(transcript: Transcript, opts: BrickOptions): Brick {
   const blocks = viewOf(transcript).turns.map((t) => turnBlock(transcript, t, opts));
@@ -48,25 +98,25 @@ export function buildBrick(transcript: Transcript, opts: BrickOptions): Brick {
   const budget =
     totalChars <= opts.budgetChars
       ? opts.budgetChars
-      : opts.budgetChars - (opts.markers ? TURNS_MARKER_RESERVE : 0);
+      : opts.budgetChars - (opts.turnsMarker ? TURNS_MARKER_RESERVE : 0);
   const kept: Block[] = [];
   let used = 0;
   let i = blocks.length - 1;
   for (; i >= 0; i--) {
-    const b = blocks[i]!;
-    const cost = b.text.length + (kept.length ? 1 : 0);
+    const cost = blocks[i]!.text.length + (kept.length ? 1 : 0);
     if (used + cost > budget) break;
-    kept.unshift(b);
+    kept.unshift(blocks[i]!);
     used += cost;
   }
-  if (kept.length === 0 && i >= 0 && opts.markers && budget > 0) {
-    kept.unshift(headTail(blocks[i]!, budget));
+  const room = budget - used - (kept.length ? 1 : 0);
+  if (i >= 0 && opts.turnHeadTail && room >= minHeadTailRoom(blocks[i]!, budget)) {
+    kept.unshift(headTail(blocks[i]!, room));
     i--;
   }
   const dropped = i + 1;
   const markers = kept.flatMap((b) => b.markers.map((m) => m.marker));
   const texts = kept.map((b) => b.text);
-  if (dropped > 0 && opts.markers) {
+  if (dropped > 0 && opts.turnsMarker) {
     const marker = turnsMarker(dropped);
     markers.unshift({ text: marker, kind: 'turns', dropped });
     texts.unshift(marker);
@@ -96,6 +146,12 @@ function turnBlock(t: Transcript, turn: Turn, opts: BrickOptions): Block {
     offset += line.length + 1;
   };
   push(`Turn ${turn.index + 1}${turn.userText ? ` — user: ${oneLine(turn.userText)}` : ''}`);
+  if (!opts.trailActivity) {
+    const final = finalText(t, turn);
+    if (final) push(`  ${final.who}: ${oneLine(final.text)}`);
+    block.text = lines.join('\n');
+    return block;
+  }
   const results = viewOf(t).results;
   for (let i = turn.start; i < turn.end; i++) {
     const m = t.messages[i]!;
@@ -118,18 +174,28 @@ function turnBlock(t: Transcript, turn: Turn, opts: BrickOptions): Block {
   return block;
 }
 
+/** The turn's last assistant text (what ADR 0029 kept of a trail-era turn). */
+function finalText(t: Transcript, turn: Turn): { who: string; text: string } | undefined {
+  for (let i = turn.end - 1; i >= turn.start; i--) {
+    const m = t.messages[i]!;
+    if (m.role === 'assistant' && m.text && m.text.trim())
+      return { who: m.agent ?? 'assistant', text: m.text };
+  }
+  return undefined;
+}
+
 function capResult(result: ToolResult, opts: BrickOptions): { text: string; marker?: TruncationMarker } {
   // Only a result the source really cleared says so; an empty one says it is empty.
-  if (result.cleared && opts.markers) return { text: clearedResult };
+  if (result.cleared && opts.clearedMarker) return { text: clearedResult };
   const flat = oneLine(result.content);
-  if (flat === '') return { text: opts.markers ? emptyResult : '' };
+  if (flat === '') return { text: opts.clearedMarker ? emptyResult : '' };
   if (flat.length <= opts.resultCap) return { text: flat };
-  if (!opts.markers) return { text: flat.slice(0, opts.resultCap) };
+  if (!opts.resultMarker) return { text: flat.slice(0, opts.resultCap) };
   const marker = { text: resultMarker, kind: 'result', dropped: flat.length - opts.resultCap };
   return { text: `${flat.slice(0, opts.resultCap)} ${resultMarker}`, marker };
 }
 
-/** A single over-budget turn keeps its head and tail (ADR 0093 C, textbudget.SummarizeLong). */
+/** A turn that does not fit keeps its head and tail within `budget` (ADR 0093 C, textbudget.SummarizeLong). */
 function headTail(block: Block, budget: number): Block {
   const probe = turnCutMarker(block.text.length);
   const room = Math.max(0, budget - probe.length - 2);

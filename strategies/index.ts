@@ -2,6 +2,7 @@ import type { Strategy } from '../harness/types.ts';
 import { UnknownNameError } from '../harness/errors.ts';
 import { inline } from './inline.ts';
 import { fullTranscript } from './full-transcript.ts';
+import { finalMessage } from './final-message.ts';
 import { brickOnly } from './brick-only.ts';
 import { summary } from './summary.ts';
 import { structuredContract } from './structured-contract.ts';
@@ -15,6 +16,7 @@ import { spawnSummary } from './spawn-summary.ts';
 export const strategies = {
   inline,
   'full-transcript': fullTranscript,
+  'final-message': finalMessage,
   summary,
   'structured-contract': structuredContract,
   'brick-only': brickOnly,

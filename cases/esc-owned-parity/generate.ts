@@ -103,6 +103,8 @@ function session(d: Design, runner: Runner, r: Random, index: number) {
     claim: c.statement,
     cues: c.cues,
     provenance: c.provenance,
+    // The report closes the first turn; the CHANGELOG edit follows, so it is said between tool calls.
+    location: 'mid_transcript',
   }));
   const hedge: Assertion = {
     id: 'hedge',
@@ -111,6 +113,7 @@ function session(d: Design, runner: Runner, r: Random, index: number) {
     claim: d.report.hedge.claim,
     cues: d.report.hedge.cues,
     qualifierCues: HEDGE_Q,
+    location: 'mid_transcript',
   };
   const assumption: Assertion = {
     id: 'assumption',
@@ -119,6 +122,7 @@ function session(d: Design, runner: Runner, r: Random, index: number) {
     claim: d.report.assumption.claim,
     cues: d.report.assumption.cues,
     qualifierCues: ASSUME_Q,
+    location: 'mid_transcript',
   };
   s.say(
     [

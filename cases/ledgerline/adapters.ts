@@ -65,7 +65,7 @@ const operations: Record<string, Operation[]> = {
 
 const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-export function adapterSource(w: LedgerWorld, a: AdapterSpec): string {
+export function adapterSource(w: LedgerWorld, a: AdapterSpec, note?: string): string {
   const slug = w.provider.slug;
   const cls = `${pascal(a.name)}Adapter`;
   const ops = operations[a.name] ?? [];
@@ -93,6 +93,7 @@ export function adapterSource(w: LedgerWorld, a: AdapterSpec): string {
       a.fallback === RETIRING
         ? `// Pinned when version negotiation fails so one bad config row never takes ${a.name} down (INC-2291).`
         : `// Used when negotiation fails; keep in step with DEFAULT_API_VERSION (see PAY-1184).`,
+      ...(note ? [`// ${note}`] : []),
       `const FALLBACK_API_VERSION: ApiVersion = '${a.fallback}';`,
     );
   }
@@ -316,14 +317,15 @@ function snake(s: string): string {
 }
 
 /** The adapter registry: where the sandbox adapter comes from is the crux of what is knowable. */
-export function registrySource(w: LedgerWorld): string {
+export function registrySource(w: LedgerWorld, note?: string, head?: string): string {
   const slug = w.provider.slug;
   const lines = [
+    ...(head ? [`// ${head}`] : []),
     `import type { ${pascal(slug)}Client } from '../lib/${slug}/client';`,
     ...w.adapters.map((a) => `import { ${pascal(a.name)}Adapter } from './${a.name}';`),
     w.sandbox.readable
       ? `import { SandboxAdapter } from './sandbox';`
-      : `// The sandbox adapter ships in its own package, built and versioned by the developer-experience team.`,
+      : `// ${note ?? 'The sandbox adapter ships in its own package, built and versioned by the developer-experience team.'}`,
     w.sandbox.readable ? `` : `import { SandboxAdapter } from '@ledgerline/sandbox-adapter';`,
     ``,
     `export type AdapterName = ${[...w.adapters.map((a) => `'${a.name}'`), `'sandbox'`].join(' | ')};`,

@@ -1,8 +1,11 @@
 import type { LedgerWorld } from './world.ts';
 import { RETIRING } from './world.ts';
 
-/** The provider's changelog as vendored in the repo: the retirement date and the sandbox note live here. */
-export function changelog(w: LedgerWorld): string {
+/**
+ * The provider's changelog as vendored in the repo: the retirement date and the sandbox note live
+ * here; `notes` are the team's remarks, quoted under the title as vendored docs often carry them.
+ */
+export function changelog(w: LedgerWorld, notes: string[] = []): string {
   const p = w.provider;
   const grace =
     w.graceDays > 0
@@ -10,6 +13,9 @@ export function changelog(w: LedgerWorld): string {
       : `There is no grace period: the first request after the retirement date fails.`;
   return [
     `# ${p.name} API changelog`,
+    ``,
+    `> Vendored by payments-infra from the ${p.name} developer site on ${w.announcedDate}; our notes are quoted like this.`,
+    ...notes.map((n) => `> ${n}`),
     ``,
     `Versions are named by release month. Send the version in the \`${p.header}\` header; requests without`,
     `the header use the version pinned on the API key in the dashboard.`,

@@ -1,7 +1,7 @@
 import type { Assertion, Transcript } from '../../harness/types.ts';
 import type { LedgerWorld } from './world.ts';
 import { RETIRING } from './world.ts';
-import type { Findings } from './labels.ts';
+import type { Findings, RemarkSlot } from './labels.ts';
 import { adapterPath, changelogPath } from './repo.ts';
 import { memoryAccess } from '../../harness/live/access.ts';
 import { createWorldTools } from '../../harness/live/tools.ts';
@@ -34,9 +34,12 @@ export function tableRows(w: LedgerWorld): (string | null)[][] {
 
 /**
  * The research child's session over the world: two code searches, the changelog, the table, two
- * adapter reads, one more search (and, when it tries, a read of something it cannot reach). Every
- * tool result is what the live tools (harness/live/tools.ts) return over this case's world — the
- * recording keeps its own argument names (`pattern`, `query_table`), the live tools call them `query`.
+ * adapter reads, one more search (and, when it tries, a read of something it cannot reach), then how
+ * merchant_config rows are loaded. Every tool result is what the live tools (harness/live/tools.ts)
+ * return over this case's world — the recording keeps its own argument names (`pattern`,
+ * `query_table`), the live tools call them `query`. Its remarks in passing (the case's mid-transcript
+ * claims) go into the step right after what raised them, each on its own line, and are not repeated at
+ * the end.
  */
 export function childSession(
   w: LedgerWorld,
@@ -47,6 +50,11 @@ export function childSession(
 ): Transcript {
   const r = new Random('ledgerline-child', seed, w.index);
   const s = new SessionBuilder('researcher', 'child', `toolu_lc${w.index}`, 'large');
+  // A remark comes right after what raised it: before the next step's plan (after the table notes).
+  const said = (slot: RemarkSlot, text: string) => {
+    const remarks = f.remarks.filter((m) => m.slot === slot).map((m) => m.text);
+    return (slot === 'table' ? [text, ...remarks] : [...remarks, text]).join('\n\n');
+  };
   s.user(brief, 'parent');
   const access = memoryAccess({
     files,
@@ -78,14 +86,17 @@ export function childSession(
   );
   const sql = `SELECT ${TABLE_COLUMNS.join(', ')} FROM merchant_config ORDER BY merchant_id;`;
   s.act(
-    `Retirement is ${w.retirementDate} with HTTP 410 version_retired afterwards, in test mode too. Now the merchant configuration.`,
+    said(
+      'changelog',
+      `Retirement is ${w.retirementDate} with HTTP 410 version_retired afterwards, in test mode too. Now the merchant configuration.`,
+    ),
     {
       name: 'query_table',
       input: { sql },
       ...recorded('query', { sql }),
     },
   );
-  s.say(tableNotes(w));
+  s.say(said('table', tableNotes(w)));
   const second = w.decoyAdapter ?? r.pick(w.adapters.filter((a) => a.name !== w.fallbackAdapter)).name;
   s.act(
     `${w.merchants.length} rows. Several use adapter '${w.fallbackAdapter}' with versions that adapter may not support. Reading it and ${second} to see what happens on a negotiation failure.`,
@@ -93,7 +104,10 @@ export function childSession(
     read(adapterPath(second)),
   );
   s.act(
-    `${adapterPath(w.fallbackAdapter)} catches UnsupportedVersionError and silently sends FALLBACK_API_VERSION. Checking for other fallbacks and for how the sandbox adapter and batch jobs pick a version.`,
+    said(
+      'adapters',
+      `${adapterPath(w.fallbackAdapter)} catches UnsupportedVersionError and silently sends FALLBACK_API_VERSION. Checking for other fallbacks and for how the sandbox adapter and batch jobs pick a version.`,
+    ),
     search('FALLBACK_API_VERSION|sandbox|_BATCH_VERSION|edge proxy', 3),
   );
   if (w.sandbox.readable)
@@ -103,6 +117,13 @@ export function childSession(
       'The sandbox adapter is imported from a package. Trying to read its build output.',
       read('node_modules/@ledgerline/sandbox-adapter/dist/index.js'),
     );
+  s.act(
+    said(
+      'last',
+      "Last, how merchant_config rows are loaded, to see whether anything overrides a row's version per request.",
+    ),
+    read('lib/merchant-config.ts'),
+  );
   s.say(finalMessage(w, f));
   access.close();
   return s.build(`ledgerline-${w.index}-child`);
@@ -130,7 +151,7 @@ export function finalMessage(w: LedgerWorld, f: Findings): string {
   return [
     `Findings on the ${w.provider.name} ${RETIRING} retirement:`,
     '',
-    `How I got there: searched the repo for the version string and for api_version handling, read the vendored changelog, dumped merchant_config (${w.merchants.length} rows), read ${adapterPath(w.fallbackAdapter)} and one more adapter, then searched for fallbacks and for anything that picks a version outside the adapters. Sources are given per line as table.column or file:line.`,
+    `How I got there: searched the repo for the version string and for api_version handling, read the vendored changelog, dumped merchant_config (${w.merchants.length} rows), read ${adapterPath(w.fallbackAdapter)} and one more adapter, then searched for fallbacks and for anything that picks a version outside the adapters, and read lib/merchant-config.ts. Sources are given per line as table.column or file:line.`,
     '',
     ...f.confident.map(line),
     '',

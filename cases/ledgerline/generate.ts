@@ -3,6 +3,7 @@ import { repoFiles } from './repo.ts';
 import { findings } from './labels.ts';
 import { childSession, tableRows, TABLE_COLUMNS } from './child.ts';
 import { parentSession, researchBrief } from './parent.ts';
+import { placementFor, repoNotes } from './placement.ts';
 
 /**
  * The ledgerline suite's generator (seed: ledgerline, DESIGN §2): one seeded world per case, the
@@ -15,8 +16,9 @@ export function generate({ seed, count }: { seed: number; count: number }): unkn
 export function ledgerlineCase(seed: number, index: number) {
   const w = createWorld(seed, index);
   const truth = groundTruth(w);
-  const files = repoFiles(w, seed);
-  const f = findings(w, truth, files);
+  const place = placementFor(w);
+  const files = repoFiles(w, seed, repoNotes(w, place));
+  const f = findings(w, truth, files, place);
   const brief = researchBrief(w);
   const parent = parentSession(w, seed);
   return {
@@ -26,10 +28,10 @@ export function ledgerlineCase(seed: number, index: number) {
     receiverHistory: parent.transcript,
     source: childSession(w, files, f, brief, seed),
     receiverAgent: 'escalation-agent',
-    assertions: [...f.confident, ...f.caveats],
+    assertions: f.all,
     reference: {
       facts: f.facts,
-      caveats: f.caveats.map((a) => a.id),
+      caveats: f.all.filter((a) => a.kind !== 'confident').map((a) => a.id),
       notSearched: f.coverage.notSearched,
     },
     world: {
@@ -43,6 +45,10 @@ export function ledgerlineCase(seed: number, index: number) {
       ...(w.gatewayRegion ? ['edge-proxy'] : []),
       ...(w.batchJob ? ['batch-job'] : []),
       `assumption:${w.assumption}`,
+      `hedge:${place.hedgeTopic}@${place.hedge}`,
+      `assumption@${place.assumption}`,
+      `unresolved@${place.unresolved}`,
+      `aside@${place.aside}`,
     ],
   };
 }

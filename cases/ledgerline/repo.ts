@@ -4,28 +4,39 @@ import { adapterSource, registrySource, sandboxSource } from './adapters.ts';
 import { changelog } from './changelog.ts';
 import { Random } from '../lib/random.ts';
 import { extraFiles } from './repo-extra.ts';
+import type { RepoNotes } from './placement.ts';
 
 const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 export const changelogPath = (w: LedgerWorld) => `docs/vendor/${w.provider.slug}-changelog.md`;
 export const adapterPath = (name: string) => `adapters/${name}.ts`;
 
-/** The repository the research child can read: every file its searches and reads run over. */
-export function repoFiles(w: LedgerWorld, seed: number): Record<string, string> {
+/**
+ * The repository the research child can read: every file its searches and reads run over. `notes`
+ * are colleagues' remarks a placement puts into files (placement.ts): claims the child can only read.
+ */
+export function repoFiles(w: LedgerWorld, seed: number, notes: RepoNotes = {}): Record<string, string> {
   const r = new Random('ledgerline-repo', seed, w.index);
   const slug = w.provider.slug;
   const files: Record<string, string> = {
     'README.md': readme(w),
-    'adapters/index.ts': registrySource(w),
+    'adapters/index.ts': registrySource(w, notes.registry?.statement, notes.registryHead?.statement),
     [`lib/${slug}/client.ts`]: clientSource(w),
     [`lib/${slug}/errors.ts`]: errorsSource(w),
-    'lib/merchant-config.ts': merchantConfigSource(),
+    'lib/merchant-config.ts': merchantConfigSource(notes.merchantConfig?.statement),
     'db/migrations/20231104093000_merchant_config_api_version.sql': migration1(w),
     'db/migrations/20240917141500_merchant_config_region.sql': migration2(),
-    [changelogPath(w)]: changelog(w),
+    [changelogPath(w)]: changelog(
+      w,
+      (notes.changelog ?? []).map((n) => n.statement),
+    ),
   };
   for (const a of w.adapters) {
-    files[adapterPath(a.name)] = adapterSource(w, a);
+    files[adapterPath(a.name)] = adapterSource(
+      w,
+      a,
+      a.name === w.fallbackAdapter ? notes.fallback?.statement : undefined,
+    );
     files[`test/adapters/${a.name}.test.ts`] = adapterTest(w, a.name, r);
     files[`test/fixtures/${slug}/${a.name}-${RETIRING}.json`] = fixture(w, a.name, RETIRING, r);
     files[`test/fixtures/${slug}/${a.name}-${w.successor}.json`] = fixture(w, a.name, w.successor, r);
@@ -33,8 +44,9 @@ export function repoFiles(w: LedgerWorld, seed: number): Record<string, string> 
   }
   Object.assign(files, extraFiles(w, r));
   if (w.sandbox.readable) files['adapters/sandbox.ts'] = sandboxSource(w);
-  if (w.batchJob) files['jobs/settlement.ts'] = settlementJob(w);
-  if (w.gatewayRegion) files['docs/architecture/edge-routing.md'] = edgeRouting(w);
+  if (w.batchJob) files['jobs/settlement.ts'] = settlementJob(w, notes.settlement?.statement);
+  if (w.gatewayRegion)
+    files['docs/architecture/edge-routing.md'] = edgeRouting(w, notes.edgeRouting?.statement);
   return files;
 }
 
@@ -138,7 +150,7 @@ function errorsSource(w: LedgerWorld): string {
   ].join('\n');
 }
 
-function merchantConfigSource(): string {
+function merchantConfigSource(note?: string): string {
   return [
     `import { db } from './db';`,
     ``,
@@ -151,6 +163,7 @@ function merchantConfigSource(): string {
     `  region: string;`,
     `}`,
     ``,
+    ...(note ? [`// ${note}`] : []),
     `export async function loadMerchantConfig(merchantId: string): Promise<MerchantConfig> {`,
     `  const row = await db.one(`,
     `    'SELECT merchant_id, display_name, adapter, api_version, region FROM merchant_config WHERE merchant_id = $1',`,
@@ -285,13 +298,15 @@ function errorFixture(w: LedgerWorld, name: string, r: Random): string {
   );
 }
 
-function settlementJob(w: LedgerWorld): string {
+function settlementJob(w: LedgerWorld, note?: string): string {
   return [
     `/** Nightly settlement: pulls the day's balance transactions for every live merchant. */`,
     `import { ${pascal(w.provider.slug)}Client, type ApiVersion } from '../lib/${w.provider.slug}/client';`,
     `import { db } from '../lib/db';`,
     ``,
-    `// Set per environment in the deploy pipeline; not every environment has been moved yet.`,
+    note
+      ? `// ${note}`
+      : `// Set per environment in the deploy pipeline; not every environment has been moved yet.`,
     `const BATCH_VERSION = process.env.${w.provider.envPrefix}_BATCH_VERSION as ApiVersion;`,
     ``,
     `export async function runSettlement(client: ${pascal(w.provider.slug)}Client, day: string) {`,
@@ -304,7 +319,7 @@ function settlementJob(w: LedgerWorld): string {
   ].join('\n');
 }
 
-function edgeRouting(w: LedgerWorld): string {
+function edgeRouting(w: LedgerWorld, note?: string): string {
   return [
     `# Edge routing`,
     ``,
@@ -314,5 +329,6 @@ function edgeRouting(w: LedgerWorld): string {
     ``,
     `Other regions call ${w.provider.name} directly from the adapters.`,
     ``,
+    ...(note ? [note, ``] : []),
   ].join('\n');
 }

@@ -36,7 +36,7 @@ function milkCase(seed: number, index: number) {
     assertions: session.assertions,
     reference: {
       facts: session.facts,
-      caveats: ['integration', 'assumption'],
+      caveats: session.assertions.filter((a) => a.kind !== 'confident').map((a) => a.id),
       evidence: session.evidence,
       expectedWords: 150,
     },

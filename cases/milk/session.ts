@@ -1,4 +1,10 @@
-import type { Assertion, EvidenceItem, ReferenceFact, Transcript } from '../../harness/types.ts';
+import type {
+  Assertion,
+  ClaimLocation,
+  EvidenceItem,
+  ReferenceFact,
+  Transcript,
+} from '../../harness/types.ts';
 import type { Bug, Project } from './project.ts';
 import { SessionBuilder } from '../lib/session.ts';
 import { Random } from '../lib/random.ts';
@@ -11,15 +17,16 @@ export interface MilkSession {
   evidence: EvidenceItem[];
 }
 
-const HEDGE_Q = [
-  'could not confirm',
-  'did not run',
-  'not verified',
-  'unverified',
-  'not confirmed',
-  'untested',
-];
-const ASSUME_Q = ['assuming', 'assumption', 'assumed'];
+import {
+  ASSUME_Q,
+  fileNotes,
+  HEDGE_Q,
+  lintNotes,
+  milkPlacement,
+  openQuestion,
+  withComments,
+  type MilkPlacement,
+} from './spread.ts';
 
 /** The file as it stands before the fix: the bug's function buggy, the project's other functions fixed. */
 export function sourceFile(p: Project, bug: Bug, fixed: boolean): string {
@@ -32,12 +39,17 @@ export function sourceFile(p: Project, bug: Bug, fixed: boolean): string {
 /**
  * A primary's coding session: write the failing test from the issue, read the code, fix it, run the
  * suite (long output, decisive summary last), then a follow-up turn adding a regression test and
- * running the suite and the linter again. Its report mixes findings, a hedge and an assumption.
+ * running the suite and the linter again. Its first report mixes findings, a hedge, an assumption and
+ * an open question; its last message restates some of them (spread.ts decides which), and a few more
+ * claims are only in the file it read or in the linter's output.
  */
 export function primarySession(p: Project, bug: Bug, seed: number, index: number): MilkSession {
   const r = new Random('milk', seed, index);
   const s = new SessionBuilder('primary', 'primary', `call_m${index}`, 'small');
-  const before = sourceFile(p, bug, false);
+  const place = milkPlacement(index);
+  const inFile = fileNotes(place);
+  const inLint = lintNotes(p, bug, place);
+  const before = withComments(p.language, inFile, sourceFile(p, bug, false));
   const fnLine = lineOf(before, ` ${bug.fn}`);
   const tests = r.shuffle(p.tests);
   const red = p.runner.run(r, p.testPath, [...tests, bug.failingTest], {
@@ -75,38 +87,7 @@ export function primarySession(p: Project, bug: Bug, seed: number, index: number
     result: green.output,
   });
 
-  const cause: Assertion = {
-    id: 'cause',
-    kind: 'confident',
-    statement: `The bug: ${bug.cause.statement} (${p.srcPath}:${fnLine}).`,
-    claim: `${bug.cause.statement} (${p.srcPath}:${fnLine})`,
-    cues: bug.cause.cues,
-    provenance: [`${p.srcPath}:${fnLine}`],
-  };
-  const fix: Assertion = {
-    id: 'fix',
-    kind: 'confident',
-    statement: `The fix: ${bug.fix.statement}.`,
-    claim: bug.fix.statement,
-    cues: bug.fix.cues,
-    provenance: [p.srcPath],
-  };
-  const hedge: Assertion = {
-    id: 'integration',
-    kind: 'hedged',
-    statement: `I could not confirm that ${p.integration.claim}: I did not run ${p.integration.what} because ${p.integration.why}.`,
-    claim: p.integration.claim,
-    cues: p.integration.cues,
-    qualifierCues: HEDGE_Q,
-  };
-  const assumption: Assertion = {
-    id: 'assumption',
-    kind: 'assumption',
-    statement: bug.assumption.statement,
-    claim: bug.assumption.claim,
-    cues: bug.assumption.cues,
-    qualifierCues: ASSUME_Q,
-  };
+  const { cause, fix, hedge, assumption, open } = reportClaims(p, bug, fnLine, place);
   s.say(
     [
       `Fixed. Summary:`,
@@ -118,6 +99,7 @@ export function primarySession(p: Project, bug: Bug, seed: number, index: number
       'Caveats:',
       `- ${hedge.statement}`,
       `- ${assumption.statement}`,
+      `- ${open.statement}`,
     ].join('\n'),
   );
 
@@ -135,15 +117,25 @@ export function primarySession(p: Project, bug: Bug, seed: number, index: number
   s.act(
     'Running the suite again, then the linter.',
     { name: 'run', input: { command: p.runner.command }, result: final.output },
-    { name: 'run', input: { command: lintCommand(p) }, result: lintOutput(p, r) },
+    {
+      name: 'run',
+      input: { command: lintCommand(p) },
+      result: [lintOutput(p, r), ...inLint.map((a) => a.statement)].join('\n'),
+    },
   );
+  const restated = [cause, fix, hedge, assumption, open].filter((a) => a.location === 'final_message');
   s.say(
-    `Added ${bug.regression.name}; the suite is green and the linter is clean. The change is confined to ${bug.fn} in ${p.srcPath}.`,
+    [
+      `Added ${bug.regression.name}; the suite is green and the linter is clean. The change is confined to ${bug.fn} in ${p.srcPath}.`,
+      '',
+      'To recap what matters for review:',
+      ...restated.map((a) => `- ${a.statement}`),
+    ].join('\n'),
   );
 
   return {
     transcript: s.build(`milk-${p.id}-${bug.id}`, { project: p.repo, language: p.language }),
-    assertions: [cause, fix, hedge, assumption],
+    assertions: [cause, fix, hedge, assumption, open, ...inFile, ...inLint],
     facts: [
       { id: 'f-cause', text: bug.cause.statement, cues: bug.cause.cues },
       { id: 'f-fix', text: bug.fix.statement, cues: bug.fix.cues },
@@ -171,6 +163,49 @@ export function primarySession(p: Project, bug: Bug, seed: number, index: number
       },
     ],
   };
+}
+
+/** The first report's claims, each located by whether the last message restates it (spread.ts). */
+function reportClaims(p: Project, bug: Bug, fnLine: number, place: MilkPlacement) {
+  const where = (restated: boolean): ClaimLocation => (restated ? 'final_message' : 'mid_transcript');
+  const cause: Assertion = {
+    location: where(place.restateCause),
+    id: 'cause',
+    kind: 'confident',
+    statement: `The bug: ${bug.cause.statement} (${p.srcPath}:${fnLine}).`,
+    claim: `${bug.cause.statement} (${p.srcPath}:${fnLine})`,
+    cues: bug.cause.cues,
+    provenance: [`${p.srcPath}:${fnLine}`],
+  };
+  const fix: Assertion = {
+    location: where(!place.restateCause),
+    id: 'fix',
+    kind: 'confident',
+    statement: `The fix: ${bug.fix.statement}.`,
+    claim: bug.fix.statement,
+    cues: bug.fix.cues,
+    provenance: [p.srcPath],
+  };
+  const hedge: Assertion = {
+    location: where(place.restateHedge),
+    id: 'integration',
+    kind: 'hedged',
+    statement: `I could not confirm that ${p.integration.claim}: I did not run ${p.integration.what} because ${p.integration.why}.`,
+    claim: p.integration.claim,
+    cues: p.integration.cues,
+    qualifierCues: HEDGE_Q,
+  };
+  const assumption: Assertion = {
+    location: where(place.restateAssumption),
+    id: 'assumption',
+    kind: 'assumption',
+    statement: bug.assumption.statement,
+    claim: bug.assumption.claim,
+    cues: bug.assumption.cues,
+    qualifierCues: ASSUME_Q,
+  };
+  const open: Assertion = { ...openQuestion(bug), location: where(place.restateOpen) };
+  return { cause, fix, hedge, assumption, open };
 }
 
 function testFileOf(p: Project): string {

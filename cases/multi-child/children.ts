@@ -4,9 +4,8 @@ import { RETIRING } from '../ledgerline/world.ts';
 import { adapterPath, changelogPath } from '../ledgerline/repo.ts';
 import { TABLE_COLUMNS } from '../ledgerline/child.ts';
 import { lineOf, renderTable } from '../lib/text.ts';
-import { memoryAccess } from '../../harness/live/access.ts';
-import { createWorldTools, type WorldTools } from '../../harness/live/tools.ts';
-import { SessionBuilder, type CallSpec } from '../lib/session.ts';
+import { multiRemarks, type MultiRemark } from './spread.ts';
+import { ASSUME_Q, conf, HEDGE_Q, qual, read, report, rows, search, session } from './child-session.ts';
 
 /**
  * Four research children on overlapping parts of one question (seed: ledgerline, last section).
@@ -29,103 +28,32 @@ export interface Shared {
   upgradedToday: string[];
 }
 
-const HEDGE_Q = [
-  'could not determine',
-  'could not confirm',
-  'unclear',
-  'unknown',
-  'not verified',
-  'unverified',
-];
-const ASSUME_Q = ['assuming', 'assumption', 'assumed'];
 export const NONE_SEARCHED = ['webhook endpoint versions in the provider dashboard', 'the infra repository'];
-
-const rows = (ms: Merchant[]) =>
-  ms.map((m) => [m.id, m.name, m.adapter, m.apiVersion, m.region, m.currency, m.createdAt, m.updatedAt]);
-const conf = (id: string, statement: string, cues: string[], provenance: string[]): Assertion => ({
-  id,
-  kind: 'confident',
-  statement,
-  claim: statement,
-  cues,
-  provenance,
-});
-const qual = (
-  id: string,
-  kind: Assertion['kind'],
-  statement: string,
-  claim: string,
-  cues: string[],
-  q: string[],
-): Assertion => ({ id, kind, statement, claim, cues, qualifierCues: q });
-
 export function buildChildren(sh: Shared, idPrefix: string): ChildOut[] {
-  return [
-    tableChild(sh, idPrefix),
-    snapshotChild(sh, idPrefix),
-    docsChild(sh, idPrefix),
-    callersChild(sh, idPrefix),
+  const remarks = multiRemarks();
+  const out = [
+    tableChild(sh, idPrefix, remarks),
+    snapshotChild(sh, idPrefix, remarks),
+    docsChild(sh, idPrefix, remarks),
+    callersChild(sh, idPrefix, remarks),
   ];
+  return out.map((c, i) => ({
+    ...c,
+    assertions: [
+      ...c.assertions.map((a) => ({ ...a, location: 'final_message' as const })),
+      ...remarks
+        .filter((r) => r.child === (['config', 'adapters', 'changelog', 'callers'] as const)[i])
+        .map((r) => r.assertion),
+    ],
+  }));
 }
 
-function session(name: string, idPrefix: string, brief: string) {
-  const s = new SessionBuilder(name, 'child', `${idPrefix}_${name}`, 'large');
-  s.user(brief, 'parent');
-  return s;
-}
-
-/**
- * Searches and reads are recorded through the live tools over the case's files (harness/live/tools.ts),
- * so they are what a live child would see; the recording keeps its own argument name (`pattern`).
- */
-const toolsOf = new WeakMap<Record<string, string>, WorldTools>();
-function recorded(files: Record<string, string>, name: string, input: Record<string, unknown>) {
-  let tools = toolsOf.get(files);
-  if (!tools) toolsOf.set(files, (tools = createWorldTools(memoryAccess({ files }))));
-  const out = tools.run({ name, input });
-  return { result: out.content, ...(out.isError ? { isError: true } : {}) };
-}
-
-function search(files: Record<string, string>, pattern: string, context: number): CallSpec {
-  return {
-    name: 'search_code',
-    input: { pattern, path: '.', context },
-    ...recorded(files, 'search_code', { query: pattern, path: '.', context }),
-  };
-}
-
-function read(files: Record<string, string>, path: string): CallSpec {
-  return { name: 'read_file', input: { path }, ...recorded(files, 'read_file', { path }) };
-}
-
-function report(
-  s: SessionBuilder,
-  title: string,
-  found: Assertion[],
-  caveats: Assertion[],
-  searched: string[],
-  notSearched: string[],
-) {
-  s.say(
-    [
-      title,
-      '',
-      ...found.map((a) => `- ${a.statement}`),
-      '',
-      'Caveats:',
-      ...caveats.map((a) => `- ${a.statement}`),
-      '',
-      `Searched: ${searched.join(', ')}.`,
-      `Not searched: ${notSearched.join(', ')}.`,
-    ].join('\n'),
-  );
-}
-
-function tableChild({ w, t, files }: Shared, p: string): ChildOut {
+function tableChild({ w, t, files }: Shared, p: string, remarks: readonly MultiRemark[]): ChildOut {
   const s = session(
     'config',
     p,
     `Count the merchants pinned to ${RETIRING} in merchant_config and check how the column is used.`,
+    remarks,
   );
   s.act('Starting with every mention of the version.', search(files, RETIRING, 2));
   s.act('Now the live table.', {
@@ -171,11 +99,16 @@ function tableChild({ w, t, files }: Shared, p: string): ChildOut {
   return { transcript: s.build(`${p}-config`), assertions: [...found, ...caveats], notSearched };
 }
 
-function snapshotChild({ w, t, files, snapshot }: Shared, p: string): ChildOut {
+function snapshotChild(
+  { w, t, files, snapshot }: Shared,
+  p: string,
+  remarks: readonly MultiRemark[],
+): ChildOut {
   const s = session(
     'adapters',
     p,
     `Go through the adapters: how each resolves the ${w.provider.name} version, any fallback or default path, and which merchants that affects.`,
+    remarks,
   );
   const fb = adapterPath(w.fallbackAdapter);
   const line = lineOf(files[fb]!, 'version = FALLBACK_API_VERSION;');
@@ -243,11 +176,12 @@ function snapshotChild({ w, t, files, snapshot }: Shared, p: string): ChildOut {
   return { transcript: s.build(`${p}-adapters`), assertions: [...found, ...caveats], notSearched };
 }
 
-function docsChild({ w, files }: Shared, p: string): ChildOut {
+function docsChild({ w, files }: Shared, p: string, remarks: readonly MultiRemark[]): ChildOut {
   const s = session(
     'changelog',
     p,
     `Read the ${w.provider.name} changelog and anything about the sandbox: exact retirement terms, grace period, and whether test-mode merchants are affected.`,
+    remarks,
   );
   const cl = changelogPath(w);
   const clLine = lineOf(files[cl]!, `will be retired on ${w.retirementDate}`);
@@ -275,27 +209,28 @@ function docsChild({ w, files }: Shared, p: string): ChildOut {
       [`${cl}:${clLine}`],
     ),
   ];
-  const caveats = w.sandbox.readable
-    ? [
-        qual(
-          'c3-grace',
-          'unresolved',
-          `Unresolved: whether any grace period applies after ${w.retirementDate}; the changelog does not promise one. Would settle it: the provider's account manager.`,
-          `a grace period applies after ${w.retirementDate}`,
-          ['grace period applies'],
-          ['unresolved', 'would settle it', 'open question'],
-        ),
-      ]
-    : [
-        qual(
-          'c3-sandbox',
-          'hedged',
-          'I could not determine whether the sandbox adapter uses the same version pin; it comes from @ledgerline/sandbox-adapter, which is not vendored.',
-          'the sandbox adapter uses the same version pin',
-          ['sandbox adapter', 'version pin'],
-          HEDGE_Q,
-        ),
-      ];
+  const caveats = [
+    qual(
+      'c3-grace',
+      'unresolved',
+      `Unresolved: whether any grace period applies after ${w.retirementDate}; the changelog does not promise one. Would settle it: the provider's account manager.`,
+      `a grace period applies after ${w.retirementDate}`,
+      ['grace period applies'],
+      ['unresolved', 'would settle it', 'open question'],
+    ),
+    ...(w.sandbox.readable
+      ? []
+      : [
+          qual(
+            'c3-sandbox',
+            'hedged',
+            'I could not determine whether the sandbox adapter uses the same version pin; it comes from @ledgerline/sandbox-adapter, which is not vendored.',
+            'the sandbox adapter uses the same version pin',
+            ['sandbox adapter', 'version pin'],
+            HEDGE_Q,
+          ),
+        ]),
+  ];
   const notSearched = [...NONE_SEARCHED, 'merchant_config'];
   report(
     s,
@@ -308,11 +243,12 @@ function docsChild({ w, files }: Shared, p: string): ChildOut {
   return { transcript: s.build(`${p}-changelog`), assertions: [...found, ...caveats], notSearched };
 }
 
-function callersChild({ w, files }: Shared, p: string): ChildOut {
+function callersChild({ w, files }: Shared, p: string, remarks: readonly MultiRemark[]): ChildOut {
   const s = session(
     'callers',
     p,
     `Find anything outside the adapters that calls ${w.provider.name} or picks a version (jobs, scripts, webhooks, proxies), and check the adapters' fallback behaviour.`,
+    remarks,
   );
   const other = w.decoyAdapter ?? w.adapters.find((a) => a.name !== w.fallbackAdapter)!.name;
   s.act('Searching for direct client use outside adapters.', search(files, 'client\\.request|Client\\(', 3));

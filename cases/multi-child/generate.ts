@@ -4,6 +4,7 @@ import { TABLE_COLUMNS, tableRows } from '../ledgerline/child.ts';
 import { SessionBuilder } from '../lib/session.ts';
 import { Random } from '../lib/random.ts';
 import { buildChildren, NONE_SEARCHED, type Shared } from './children.ts';
+import { multiNotes, noteAssertions } from './spread.ts';
 
 const TODAY = '2025-09-26';
 
@@ -20,7 +21,7 @@ function multiCase(seed: number, index: number) {
   const w = createWorld(seed, 1000 + index);
   const r = new Random('multi-child', seed, index);
   const t = groundTruth(w);
-  const files = repoFiles(w, seed);
+  const files = repoFiles(w, seed, multiNotes());
   const candidates = w.merchants.filter(
     (m) => m.adapter !== 'sandbox' && m.adapter !== w.fallbackAdapter && m.apiVersion === '2024-09',
   );
@@ -35,7 +36,7 @@ function multiCase(seed: number, index: number) {
     ...c,
     transcript: { ...c.transcript, meta: { spawnedBy: callId } },
   }));
-  const assertions = children.flatMap((c) => c.assertions);
+  const assertions = [...children.flatMap((c) => c.assertions), ...noteAssertions(w)];
   const fb = adapterPath(w.fallbackAdapter);
   return {
     id: `multi-${String(index + 1).padStart(2, '0')}`,

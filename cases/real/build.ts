@@ -11,7 +11,7 @@ import { teammatesCases } from './teammates.ts';
 import { milkCase, ownedCase } from './sessions.ts';
 
 const casesDir = dirname(dirname(fileURLToPath(import.meta.url)));
-const dir = process.argv[2] ?? join(casesDir, '..', '..', 'test', 'fixtures', 'transcripts');
+const dir = process.argv[2] ?? join(casesDir, '..', 'test', 'fixtures', 'transcripts');
 if (!existsSync(dir)) throw new Error(`transcripts folder not found: ${dir}`);
 
 const t = teammatesCases(dir);

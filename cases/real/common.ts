@@ -1,6 +1,6 @@
 import { writeFileAtomic } from '../../harness/atomic-write.ts';
 import { join } from 'node:path';
-import type { Assertion, Message, Transcript } from '../../harness/types.ts';
+import type { Assertion, ClaimLocation, Message, Transcript } from '../../harness/types.ts';
 import { importTranscript } from '../../harness/importers/index.ts';
 import { indexText, matchClaim } from '../../harness/text/cues.ts';
 
@@ -94,3 +94,6 @@ export const qual = (
   cues: string[],
   qualifierCues: string[],
 ): Assertion => ({ id, kind, statement, claim, cues, qualifierCues });
+
+/** A label with where the source put it (read off the session by hand; the loader checks it). */
+export const at = (location: ClaimLocation, a: Assertion): Assertion => ({ ...a, location });

@@ -1,9 +1,12 @@
-import { checkLabels, clean, conf, LABELLER, load, origins, qual } from './common.ts';
+import { at, checkLabels, clean, conf, LABELLER, load, origins, qual } from './common.ts';
 
 /** Two single-agent real sessions: a SWE-agent bug fix (milk) and a Claude Code feature session (esc-owned-parity). */
 export function milkCase(dir: string) {
   const file = 'sweagent-fc-marshmallow-1867.traj';
   const source = clean(load(dir, file), { id: 'marshmallow-1867' });
+  // Every statement is between tool calls (its last message is "Calling `submit` to submit."); the
+  // patch is only in the output of the agent's own commands (the edit's echo, the submitted diff),
+  // and the pinned lint tools only in the setup.py it opened.
   const labels = [
     qual(
       'fix',
@@ -22,7 +25,16 @@ export function milkCase(dir: string) {
       ['rounding issue has been fixed'],
       ['suggests', 'should fix'],
     ),
-  ];
+  ].map((a) => at('mid_transcript', a));
+  labels.push(
+    at(
+      'primary_tool_evidence',
+      conf('patch', 'return int(round(value.total_seconds() / base_unit.total_seconds()))', [
+        'int(round(value.total_seconds()',
+      ]),
+    ),
+    at('tool_result_only', conf('mypy-pin', '"mypy==0.910",', ['"mypy==0.910"'])),
+  );
   checkLabels(labels, [source]);
   return {
     id: 'real-sweagent-marshmallow-1867',
@@ -82,6 +94,8 @@ export function ownedCase(dir: string) {
       Object.entries(imported.agents).map(([k, v]) => [k, { ...v, role: 'escalation' as const }]),
     ),
   };
+  // The session's last message restates the port and the audio thread and hedges the worklets; "Vite
+  // is all set up" was said once, earlier, between tool calls.
   const labels = [
     conf('vite', 'Vite is all set up and working.', ['vite is all set up']),
     conf('port', 'The dev server is running at **http://localhost:5173**', [
@@ -97,7 +111,7 @@ export function ownedCase(dir: string) {
       ['worklets', 'load automatically'],
       ['should', 'let me know if'],
     ),
-  ];
+  ].map((a) => at(a.id === 'vite' ? 'mid_transcript' : 'final_message', a));
   checkLabels(labels, [source]);
   return {
     id: 'real-claude-code-jssoundrecorder',

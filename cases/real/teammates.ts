@@ -1,5 +1,5 @@
 import type { Transcript } from '../../harness/types.ts';
-import { checkLabels, clean, conf, LABELLER, load, origins } from './common.ts';
+import { at, checkLabels, clean, conf, LABELLER, load, origins, qual } from './common.ts';
 
 /**
  * Three cases from the claude-code-v2-teammates session (a parent spawning alice, bob and carol in
@@ -37,8 +37,12 @@ export function teammatesCases(dir: string) {
   const children = parent.children!;
   const alice = clean(children[ALICE]!, { id: 'alice', meta: { spawnedBy: ALICE } });
 
-  // ledgerline: alice returns to the parent, whose history ends with her pending spawn call.
-  const aliceLabels = [
+  // ledgerline: alice returns to the parent, whose history ends with her pending spawn call. Her
+  // report (the final message) carries the confident claims; what she never says is in two tool
+  // results: the 403 on the lucumr fetch (yet the article is listed as a source) and the WebFetch
+  // summary's hedge about the Piebald index page (resolved by her later raw fetches, so not a caveat
+  // the parent must carry).
+  const aliceReport = [
     conf('branch', '**Branch**: `alice/research-plan-mode` (branched from `master` at `04752c6`)', [
       'alice/research-plan-mode',
       '04752c6',
@@ -59,6 +63,24 @@ export function teammatesCases(dir: string) {
       '- [Armin Ronacher — "What Actually Is Claude Code\'s Plan Mode?"](https://lucumr.pocoo.org/2025/12/17/what-is-plan-mode/)',
       ['lucumr.pocoo.org/2025/12/17'],
     ),
+  ].map((a) => at('final_message', a));
+  const aliceLabels = [
+    ...aliceReport,
+    at(
+      'tool_result_only',
+      conf('fetch-403', 'Request failed with status code 403', ['request failed with status code 403']),
+    ),
+    at(
+      'tool_result_only',
+      qual(
+        'piebald-index',
+        'hedged',
+        'Based on the GitHub repository index, I can identify these tools but cannot access the actual prompt text from this page alone.',
+        'the actual prompt text is available from this page alone',
+        ['actual prompt text', 'this page alone'],
+        ['cannot access'],
+      ),
+    ),
   ];
   checkLabels(aliceLabels, [alice]);
   const ledgerline = {
@@ -68,8 +90,9 @@ export function teammatesCases(dir: string) {
     receiverHistory: parentUpTo(parent, 9, [ALICE]),
     source: alice,
     receiverAgent: 'main',
-    // alice's report cites no table.column or file:line for its claims, so provenance is not judged here.
-    criteria: ['correctness', 'caveat_carrying'],
+    // alice's report cites no table.column or file:line for its claims, so provenance is not judged
+    // here; she flags nothing as unverified or assumed, so there is no caveat to carry either.
+    criteria: ['correctness'],
     assertions: aliceLabels,
     reference: {
       facts: [
@@ -174,6 +197,8 @@ export function teammatesCases(dir: string) {
     ]),
   ];
   checkLabels(multiLabels, round2);
+  // Every label is in one of the three comparison sections, i.e. the children's final messages.
+  const multiLocated = multiLabels.map((a) => at('final_message', a));
   const multi = {
     id: 'real-teammates-round2',
     title:
@@ -183,7 +208,9 @@ export function teammatesCases(dir: string) {
     source: round2[0]!,
     sources: round2,
     receiverAgent: 'main',
-    assertions: multiLabels,
+    // None of the three flags anything as unverified, assumed or open: no caveat to carry.
+    criteria: ['correctness'],
+    assertions: multiLocated,
     reference: {
       facts: [
         {

@@ -14,9 +14,14 @@ export interface ClaimMatch {
   labelled: boolean;
   /** The line where the claim was found (first qualified occurrence, else first occurrence). */
   line: string;
+  /**
+   * Every line holding the claim as matched — its qualified occurrences when it is qualified, else
+   * all of them — as indices of `TextIndex.getLines()` (the sim reads their positions).
+   */
+  lines: number[];
 }
 
-const NONE: ClaimMatch = { present: false, qualified: false, labelled: false, line: '' };
+const NONE: ClaimMatch = { present: false, qualified: false, labelled: false, line: '', lines: [] };
 
 /** Lower-cased lines of a text, computed once per text (texts recur across assertions). */
 export class TextIndex {
@@ -110,15 +115,20 @@ export function matchClaim(index: TextIndex, a: Pick<Assertion, 'cues' | 'qualif
   const lines = index.getLines();
   const qualifiers = lowered(a.qualifierCues ?? []);
   let first: ClaimMatch | undefined;
+  let best: ClaimMatch | undefined;
+  const all: number[] = [];
   for (const i of linesWithAll(index, lowered(a.cues))) {
+    all.push(i);
     const line = lines[i]!;
     const prev = i > 0 ? lines[i - 1]! : '';
     const qualified = qualifiers.some((q) => line.includes(q) || prev.includes(q));
-    const match = { present: true, qualified, labelled: qualified && isLabelled(line), line };
-    if (qualified) return match;
-    first ??= match;
+    if (qualified) {
+      if (best) best.lines.push(i);
+      else best = { present: true, qualified, labelled: isLabelled(line), line, lines: [i] };
+    }
+    first ??= { present: true, qualified: false, labelled: false, line, lines: all };
   }
-  return first ?? NONE;
+  return best ?? first ?? NONE;
 }
 
 /**
@@ -152,4 +162,9 @@ function isLabelled(line: string): boolean {
 export function lineWithAll(index: TextIndex, cues: readonly string[]): string | undefined {
   for (const i of linesWithAll(index, lowered(cues))) return index.getLines()[i];
   return undefined;
+}
+
+/** Every line (as an index of getLines()) holding all of the cues. */
+export function lineIndicesWithAll(index: TextIndex, cues: readonly string[]): number[] {
+  return [...linesWithAll(index, lowered(cues))];
 }

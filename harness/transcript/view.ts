@@ -30,6 +30,15 @@ export function computeView(messages: Message[]): TranscriptView {
   return { turns: computeTurns(messages, results), segments: computeSegments(messages), results, orphans };
 }
 
+/** The last assistant message with text: what a framework returning "the final message" passes. */
+export function lastAssistantText(t: Transcript): { index: number; text: string } | undefined {
+  for (let i = t.messages.length - 1; i >= 0; i--) {
+    const m = t.messages[i]!;
+    if (m.role === 'assistant' && m.text && m.text.trim()) return { index: i, text: m.text };
+  }
+  return undefined;
+}
+
 /** A user message that carries text opens a turn (tool-result carriers do not). */
 export function opensTurn(m: Message): boolean {
   return m.role === 'user' && typeof m.text === 'string' && m.text.trim() !== '';

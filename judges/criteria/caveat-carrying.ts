@@ -11,5 +11,6 @@ export const caveatCarrying = defineCriterion({
     5: 'Every flagged claim keeps its hedge, assumption or open question, recognisably.',
   },
   reference: ['caveats'],
+  needs: ['caveats'],
   source: 'ledgerline: "nineteen if the config table is authoritative, and I could not check that"',
 });

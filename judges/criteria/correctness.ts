@@ -11,5 +11,6 @@ export const correctness = defineCriterion({
     5: 'States every reference fact; nothing contradicts the reference; no unverified claim is presented as established.',
   },
   reference: ['facts', 'caveats'],
+  needs: ['facts'],
   source: 'ledgerline: "eval score on 30 escalation cases"',
 });

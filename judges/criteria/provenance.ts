@@ -11,5 +11,6 @@ export const provenance = defineCriterion({
     5: 'Every finding names where it was read from.',
   },
   reference: ['provenance'],
+  needs: ['provenance'],
   source: 'ledgerline: provenance was added "after a merchant disputed one of the nineteen"',
 });

@@ -11,5 +11,6 @@ export const restraint = defineCriterion({
     5: 'Every claim of verification is backed by evidence in view; flagged claims stay flagged; it does exactly the task asked.',
   },
   reference: ['evidence', 'caveats', 'orchestration'],
+  needs: ['labels'],
   source: 'adr-0093: milk-esc lost on restraint — "only claims to have tested"',
 });

@@ -11,5 +11,6 @@ export const verificationEvidence = defineCriterion({
     5: 'Every key claim is tied to the specific evidence that shows it (command and outcome, query and rows, file and line).',
   },
   reference: ['evidence'],
+  needs: ['evidence'],
   source: 'adr-0093: milk-esc lost on verification evidence — "didn\'t explicitly verify"',
 });

@@ -112,7 +112,7 @@ function suiteSection(suite: SuiteSummary, rows: readonly ResultRow[]): SafeHtml
             f.pValue(v?.pHolm ?? null),
             verdictCell(v?.verdict),
             f.mde(v),
-            String(s.unscored),
+            f.unscoredText(s),
           ];
         }),
     ),
@@ -162,6 +162,12 @@ function suiteSection(suite: SuiteSummary, rows: readonly ResultRow[]): SafeHtml
     ),
     new Set([2, 3, 4]),
   );
+  const locRows = f.locationRows(suite.arms);
+  const byLocation = table(
+    ['kind · location', 'n', ...suite.arms.map(armLabel)],
+    locRows.map((r) => [r.label, r.n, ...r.cells]),
+    new Set(suite.arms.map((_, i) => i + 1).concat(suite.arms.length + 1)),
+  );
   const checkNames = [...new Set(suite.arms.flatMap((a) => Object.keys(a.checks)))].sort();
   const checks = table(
     ['arm', ...checkNames],
@@ -171,13 +177,17 @@ function suiteSection(suite: SuiteSummary, rows: readonly ResultRow[]): SafeHtml
   const j = suite.judge;
   const judge = html`<ul><li>unscored judgements: ${j.errors} (${Object.entries(j.unscored)
     .map(([c, n]) => `${c} ${n}`)
-    .join(', ')})</li><li>samples per cell: ${j.samples}</li>${
+    .join(', ')})</li>${Object.entries(j.unlabelled).flatMap(([c, reasons]) =>
+    Object.entries(reasons).map(
+      ([why, n]) => html`<li>not judged for want of labels: ${c} on ${f.plural(n, 'cell')} — ${why}</li>`,
+    ),
+  )}<li>samples per cell: ${j.samples}</li>${
     j.agreement
       ? Object.entries(j.agreement).map(([c, a]) => html`<li>${c}: ${f.agreementText(a)}</li>`)
       : html`<li class="gap">agreement not reported — ${j.gap}</li>`
   }${j.survival ? html`<li>survival: ${f.survivalAgreementText(j.survival)}</li>` : ''}</ul>`;
   return html`<section class="suite" id="suite-${anchor(suite.suite)}"><h2>${suite.suite} <small>${f.plural(suite.cases, 'case')} × ${f.plural(suite.reps, 'rep')} · baseline ${suite.baselineArm}${suite.baselinePresent ? '' : ' (not in this run)'} · ${f.labels(suite)}</small></h2>
 ${headline}${liveSection(suite)}<div class="charts">${charts}</div>
-<h3>Scores</h3>${scores}<h3>Tokens, latency, cost</h3>${usage}${kinds.length ? html`<h3>Assumption survival by kind</h3>${survival}` : ''}${checkNames.length ? html`<h3>Deterministic checks (failed / ok cells)</h3>${checks}` : ''}<h3>Judge reliability</h3>${judge}
+<h3>Scores</h3>${scores}<h3>Tokens, latency, cost</h3>${usage}${kinds.length ? html`<h3>Assumption survival by kind</h3>${survival}` : ''}${locRows.length ? html`<h3>Survival by kind × claim location (payload → answer)</h3>${byLocation}` : ''}${checkNames.length ? html`<h3>Deterministic checks (failed / ok cells)</h3>${checks}` : ''}<h3>Judge reliability</h3>${judge}
 ${drilldown(suite, rows)}</section>`;
 }

@@ -10,10 +10,16 @@ import type { JudgeReliability } from './types.ts';
 export function judgeReliability(rows: readonly ResultRow[], criteria: readonly string[]): JudgeReliability {
   const ok = rows.filter((r) => r.status === 'ok');
   const unscored: Record<string, number> = {};
+  const unlabelled: Record<string, Record<string, number>> = {};
   let errors = 0;
   for (const c of criteria) {
-    unscored[c] = ok.filter((r) => c in r.scores && r.scores[c] === null).length;
+    const nulls = ok.filter((r) => c in r.scores && r.scores[c] === null);
+    unscored[c] = nulls.filter((r) => !r.unscored?.[c]).length;
     errors += unscored[c]!;
+    for (const r of nulls) {
+      const why = r.unscored?.[c];
+      if (why) (unlabelled[c] ??= {})[why] = (unlabelled[c]![why] ?? 0) + 1;
+    }
   }
   const surv = survivalAgreement(ok);
   const survival =
@@ -24,7 +30,7 @@ export function judgeReliability(rows: readonly ResultRow[], criteria: readonly 
       samples === 0
         ? 'rows carry no judge samples (detail.judge missing)'
         : 'one judge sample per cell (judge.samples = 1): agreement needs k ≥ 2';
-    return { errors, unscored, samples, agreement: null, gap, survival };
+    return { errors, unscored, unlabelled, samples, agreement: null, gap, survival };
   }
   const agreement: NonNullable<JudgeReliability['agreement']> = {};
   for (const r of criterionReliability(ok)) {
@@ -36,5 +42,5 @@ export function judgeReliability(rows: readonly ResultRow[], criteria: readonly 
       alpha: r.alpha,
     };
   }
-  return { errors, unscored, samples, agreement, gap: null, survival };
+  return { errors, unscored, unlabelled, samples, agreement, gap: null, survival };
 }

@@ -17,9 +17,15 @@ export function criterionSummary(ok: readonly ResultRow[], criterion: string): C
     typeof r.scores[criterion] === 'number' ? [{ cluster: r.case_id, value: r.scores[criterion]! }] : [],
   );
   const est = clusteredMean(obs, LEVEL);
+  const unlabelled: Record<string, number> = {};
+  for (const r of present) {
+    const why = r.unscored?.[criterion];
+    if (why) unlabelled[why] = (unlabelled[why] ?? 0) + 1;
+  }
   return {
     n: obs.length,
     unscored: present.length - obs.length,
+    unlabelled,
     mean: est?.mean ?? null,
     se: est?.se ?? null,
     ci: est?.ci ?? null,

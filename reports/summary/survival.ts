@@ -1,6 +1,6 @@
-import type { AssertionKind, ResultRow } from '../../harness/types.ts';
+import type { AssertionKind, ClaimLocation, ResultRow } from '../../harness/types.ts';
 import { assertionKinds } from '../../harness/types.ts';
-import type { SurvivalCount, SurvivalSummary } from './types.ts';
+import type { LocationSurvivalSummary, SurvivalCount, SurvivalSummary } from './types.ts';
 
 type Stage = 'payload' | 'answer';
 const stages: Stage[] = ['payload', 'answer'];
@@ -53,6 +53,50 @@ function fromRates(ok: readonly ResultRow[]): SurvivalSummary {
         total: rates.length,
         rate: mean,
       };
+    }
+  }
+  return out;
+}
+
+/**
+ * Survival by kind × location at both stages: pooled over assertions from the marks (exact counts),
+ * else the mean of the rows' per-cell `survival_location` rates (counts are then of cells).
+ */
+export function locationSurvivalSummary(ok: readonly ResultRow[]): LocationSurvivalSummary {
+  if (ok.length > 0 && ok.every((r) => r.detail?.survival)) {
+    const out: LocationSurvivalSummary = { source: 'marks', payload: {}, answer: {} };
+    for (const r of ok)
+      for (const m of r.detail!.survival) {
+        if (!m.location) continue;
+        for (const stage of stages) {
+          const c = ((out[stage][m.kind] ??= {})[m.location] ??= empty());
+          c[m[stage]]++;
+          c.total++;
+        }
+      }
+    for (const stage of stages)
+      for (const byLoc of Object.values(out[stage]))
+        for (const c of Object.values(byLoc)) c.rate = c.total ? c.kept / c.total : null;
+    return out;
+  }
+  return locationFromRates(ok);
+}
+
+function locationFromRates(ok: readonly ResultRow[]): LocationSurvivalSummary {
+  const out: LocationSurvivalSummary = { source: 'none', payload: {}, answer: {} };
+  for (const stage of stages) {
+    const sums = new Map<string, { sum: number; n: number }>();
+    for (const r of ok)
+      for (const [key, v] of Object.entries(r.survival_location?.[stage] ?? {})) {
+        const t = sums.get(key) ?? { sum: 0, n: 0 };
+        t.sum += v;
+        t.n++;
+        sums.set(key, t);
+      }
+    for (const [key, t] of sums) {
+      const [kind, location] = key.split(':') as [AssertionKind, ClaimLocation];
+      (out[stage][kind] ??= {})[location] = { ...empty(), total: t.n, rate: t.sum / t.n };
+      out.source = 'rates';
     }
   }
   return out;

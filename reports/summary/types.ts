@@ -1,4 +1,4 @@
-import type { AssertionKind } from '../../harness/types.ts';
+import type { AssertionKind, ClaimLocation } from '../../harness/types.ts';
 import type { PairedDifference, Verdict } from '../stats/paired.ts';
 import type { LiveSimNote, LiveSummary } from './live.ts';
 
@@ -75,6 +75,8 @@ export interface ArmSummary {
   scores: Record<string, CriterionSummary>;
   pass: PassRate | null;
   survival: SurvivalSummary;
+  /** The same marks broken down by where the source put each claim (labelled assertions only). */
+  survivalByLocation: LocationSurvivalSummary;
   overstated: { runs: number; n: number; assertions: number };
   /** Deterministic checks (recap signature, hand-off language, markers, pairing, second assignment): failed of n ok cells, by check name. */
   checks: Record<string, { failed: number; n: number }>;
@@ -113,6 +115,8 @@ export interface CriterionSummary {
   n: number;
   /** Cells where the judge gave no score (null, never 0). */
   unscored: number;
+  /** Of those, cells not judged because the case lacks the labels the criterion needs, by reason. */
+  unlabelled: Record<string, number>;
   mean: number | null;
   se: number | null;
   ci: [number, number] | null;
@@ -154,10 +158,19 @@ export interface SurvivalSummary {
   answer: Partial<Record<AssertionKind, SurvivalCount>>;
 }
 
+/** kind → location → count, at each stage; only the combinations some case of the suite labels. */
+export interface LocationSurvivalSummary {
+  source: 'marks' | 'rates' | 'none';
+  payload: Partial<Record<AssertionKind, Partial<Record<ClaimLocation, SurvivalCount>>>>;
+  answer: Partial<Record<AssertionKind, Partial<Record<ClaimLocation, SurvivalCount>>>>;
+}
+
 export interface JudgeReliability {
-  /** Criterion judgements with no score, over all cells of the suite. */
+  /** Criterion judgements with no score, over all cells of the suite (judge errors, not missing labels). */
   errors: number;
   unscored: Record<string, number>;
+  /** Per criterion: cells not judged because their case lacks the labels it needs, by reason. */
+  unlabelled: Record<string, Record<string, number>>;
   /** Judge samples per cell (max seen). */
   samples: number;
   /**

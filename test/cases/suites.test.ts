@@ -48,6 +48,7 @@ describe('shipped suites', () => {
     expect((await suite('ledgerline')).arms.map((a) => a.strategy)).toEqual([
       'inline',
       'full-transcript',
+      'final-message',
       'summary',
       'structured-contract',
     ]);
@@ -66,6 +67,7 @@ describe('shipped suites', () => {
     });
     expect((await suite('multi-child')).arms.map((a) => a.strategy)).toEqual([
       'full-transcript',
+      'final-message',
       'structured-contract',
     ]);
   });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Case, ChatMessage, Handoff, Transcript, TruncationMarker } from '../../harness/types.ts';
 import { countMismatch, markersCheck, pairingCheck, runChecks } from '../../judges/checks.ts';
-import { buildBrick, turnsMarker } from '../../strategies/brick.ts';
+import { adr0093Brick, buildBrick, legacyBrick, turnsMarker } from '../../strategies/brick.ts';
+import { handedOffVariant, ownedVariant } from './support.ts';
 import { canaryCase } from '../../judges/canary-case.ts';
 
 function handoffOf(
@@ -38,15 +39,12 @@ const byName = (checks: { name: string; passed: boolean; detail: string }[], nam
   checks.find((x) => x.name === name);
 
 describe('recap signature and hand-off language', () => {
-  const owned: Case = canaryCase();
+  const owned: Case = ownedVariant(canaryCase());
+  const handedOff: Case = handedOffVariant(canaryCase());
   const h = handoffOf([{ role: 'user', text: 'hi' }]);
 
   it('flags the recap signature in any session', () => {
-    const checks = runChecks(
-      { ...owned, sessionShape: 'handed-off' },
-      h,
-      'What was implemented (matching the design): the adapter.',
-    );
+    const checks = runChecks(handedOff, h, 'What was implemented (matching the design): the adapter.');
     expect(byName(checks, 'no_recap_signature')).toMatchObject({ passed: false });
     expect(byName(runChecks(owned, h, 'The adapter is fixed.'), 'no_recap_signature')).toMatchObject({
       passed: true,
@@ -59,9 +57,7 @@ describe('recap signature and hand-off language', () => {
       passed: false,
       detail: 'owned session, answer says: handed off, the primary agent',
     });
-    expect(
-      byName(runChecks({ ...owned, sessionShape: 'handed-off' }, h, text), 'no_handoff_language'),
-    ).toBeUndefined();
+    expect(byName(runChecks(handedOff, h, text), 'no_handoff_language')).toBeUndefined();
     expect(byName(runChecks(owned, h, 'I finished the migration.'), 'no_handoff_language')).toMatchObject({
       passed: true,
     });
@@ -127,7 +123,11 @@ describe('markers_present', () => {
       source.messages.push({ role: 'user', toolResults: [{ callId: `c${t}`, content: 'x'.repeat(80) }] });
     }
     for (const markers of [false, true]) {
-      const brick = buildBrick(source, { resultCap: 20, budgetChars: 200, markers });
+      const brick = buildBrick(source, {
+        ...(markers ? adr0093Brick : { ...legacyBrick, trailActivity: true }),
+        resultCap: 20,
+        budgetChars: 200,
+      });
       const h = handoffOf([{ role: 'user', text: brick.text }], brick.markers, brick.turnsDropped);
       expect(brick.turnsDropped).toBeGreaterThan(0);
       expect(markersCheck(h).passed).toBe(true);

@@ -5,7 +5,7 @@ import { createCallPath } from '../../harness/runner/calls.ts';
 import { CaseValidationError } from '../../harness/errors.ts';
 import { judgeCriteria, judgeRequest, median, parseScores } from '../../judges/criterion-judge.ts';
 import { canaryCase } from '../../judges/canary-case.ts';
-import { response, scriptedProvider, submitScores } from './support.ts';
+import { ownedVariant, response, scriptedProvider, submitScores } from './support.ts';
 
 const c = { ...canaryCase(), criteria: ['correctness', 'restraint'] };
 const criteria = c.criteria;
@@ -202,10 +202,15 @@ describe('criterion judge: the request', () => {
       'stated as fact it would read: "the sandbox adapter uses the same version pin"',
     );
     expect(correctness).not.toContain('Evidence that was available');
-    const ownership = judgeRequest(c, 'x', ['ownership']).messages[0]!.text!;
+    const ownership = judgeRequest(ownedVariant(c), 'x', ['ownership']).messages[0]!.text!;
     expect(ownership).toContain('Session shape: owned');
     expect(ownership).not.toContain('Reference facts');
-    const bare = judgeRequest({ ...c, sessionShape: undefined }, 'x', ['ownership']).messages[0]!.text!;
+    // The shape comes from the transcript: the canary (a child's return) is a hand-off, label or not.
+    const returned = judgeRequest({ ...c, sessionShape: undefined }, 'x', ['ownership']).messages[0]!.text!;
+    expect(returned).toContain('Session shape: handed-off');
+    const bare = judgeRequest({ ...c, reference: { ...c.reference, expectedWords: undefined } }, 'x', [
+      'proportional',
+    ]).messages[0]!.text!;
     expect(bare).toContain('No reference is given for these criteria');
   });
 

@@ -3,6 +3,7 @@ import type { Case, ModelRequest } from '../../harness/types.ts';
 import { addNoise, readFenced, simJudge, defaultSimJudge } from '../../harness/providers/sim/judge.ts';
 import { judgeRequest } from '../../judges/criterion-judge.ts';
 import { canaryCase } from '../../judges/canary-case.ts';
+import { handedOffVariant, ownedVariant } from './support.ts';
 import { fence } from '../../harness/text/fence.ts';
 
 const c: Case = canaryCase();
@@ -90,8 +91,10 @@ describe('sim judge scoring rule', () => {
 
   it('ownership: hand-off language counts only in an owned session', () => {
     const handoff = `The primary agent handed off this work.\n${good}`;
-    expect(scoresFor(handoff).ownership).toBe(2);
-    expect(scoresFor(handoff, quiet, 's', { ...c, sessionShape: 'handed-off' }).ownership).toBe(5);
+    expect(scoresFor(handoff, quiet, 's', ownedVariant(c)).ownership).toBe(2);
+    expect(scoresFor(handoff, quiet, 's', handedOffVariant(c)).ownership).toBe(5);
+    // A label alone does not make a session owned: the canary is a research child's return.
+    expect(scoresFor(handoff, quiet, 's', { ...c, sessionShape: 'owned' }).ownership).toBe(5);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { ModelRequest, ModelResponse, Provider, ToolCall } from '../../harness/types.ts';
+import type { Case, ModelRequest, ModelResponse, Provider, ToolCall } from '../../harness/types.ts';
 
 /** A provider response carrying the given tool calls (or text). */
 export function response(toolCalls: ToolCall[], text = ''): ModelResponse {
@@ -49,5 +49,36 @@ export function scriptedProvider(
         throw new Error(`scripted provider: no reply left for request #${requests.length} (${req.purpose})`);
       return next(req);
     },
+  };
+}
+
+/**
+ * The same case as an escalation session pinned from its first turn: its one agent is the receiver
+ * (role escalation) and no brief opens it — the shape the transcript must show for owner framing.
+ */
+export function ownedVariant(c: Case): Case {
+  const agent = Object.keys(c.source.agents)[0]!;
+  return {
+    ...c,
+    direction: 'escalation',
+    receiverAgent: agent,
+    sessionShape: 'owned',
+    source: {
+      ...c.source,
+      agents: { [agent]: { ...c.source.agents[agent]!, role: 'escalation' } },
+      messages: c.source.messages.map((m) => (m.role === 'user' ? { ...m, agent: undefined } : m)),
+    },
+  };
+}
+
+/** The case as a hand-off (its source's agent is a primary that worked before the receiver). */
+export function handedOffVariant(c: Case): Case {
+  const o = ownedVariant(c);
+  const agent = Object.keys(o.source.agents)[0]!;
+  return {
+    ...o,
+    sessionShape: 'handed-off',
+    receiverAgent: 'escalation',
+    source: { ...o.source, agents: { [agent]: { role: 'primary' } } },
   };
 }

@@ -2,11 +2,22 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { viewOf } from '../../harness/transcript/view.ts';
 import { countTokens, messagesTokens } from '../../harness/tokens.ts';
-import { buildBrick, clearedResult, emptyResult, resultMarker, turnsMarker } from '../../strategies/brick.ts';
+import {
+  adr0093Brick,
+  buildBrick,
+  clearedResult,
+  emptyResult,
+  legacyBrick,
+  resultMarker,
+  turnsMarker,
+  type BrickOptions,
+} from '../../strategies/brick.ts';
 import { pairingCheck } from '../../judges/checks.ts';
 import { renderMessage } from '../../strategies/render.ts';
 import { buildTranscript, transcriptArb } from './generate.ts';
 import { caseOf, prepare } from './helpers.ts';
+import { importTranscript } from '../../harness/importers/index.ts';
+import { transcriptPath, transcriptsMissing } from '../support/transcripts.ts';
 
 const flat = (s: string) => s.replace(/\s*\n\s*/g, ' ⏎ ').trim();
 
@@ -18,7 +29,7 @@ describe('the brick (ADR 0029; ADR 0093 C)', () => {
         fc.integer({ min: 200, max: 12_000 }),
         fc.integer({ min: 100, max: 1500 }),
         (t, budgetChars, resultCap) => {
-          const brick = buildBrick(t, { resultCap, budgetChars, markers: true });
+          const brick = buildBrick(t, { ...adr0093Brick, resultCap, budgetChars });
           expect(brick.text.length).toBeLessThanOrEqual(budgetChars);
           const turns = viewOf(t).turns.length;
           expect(brick.turnsKept + brick.turnsDropped).toBe(turns);
@@ -44,10 +55,10 @@ describe('the brick (ADR 0029; ADR 0093 C)', () => {
     );
   });
 
-  it('legacy (markers: false) truncates silently: capped results and dropped turns leave no trace', () => {
+  it('legacy (ADR 0029) truncates silently: capped results and dropped turns leave no trace', () => {
     fc.assert(
-      fc.property(transcriptArb({ maxTurns: 20 }), (t) => {
-        const brick = buildBrick(t, { resultCap: 500, budgetChars: 3000, markers: false });
+      fc.property(transcriptArb({ maxTurns: 20 }), fc.boolean(), (t, trailActivity) => {
+        const brick = buildBrick(t, { ...legacyBrick, trailActivity, budgetChars: 3000 });
         expect(brick.markers).toEqual([]);
         expect(brick.text).not.toContain('(truncated');
         expect(brick.text).not.toContain('omitted');
@@ -75,14 +86,19 @@ describe('the brick (ADR 0029; ADR 0093 C)', () => {
         compactBefore: false,
       },
     ]);
-    const honest = buildBrick(t, { resultCap: 100_000, budgetChars: 3000, markers: true });
+    const honest = buildBrick(t, { ...adr0093Brick, resultCap: 100_000, budgetChars: 3000 });
     expect(honest.text.length).toBeLessThanOrEqual(3000);
     expect(honest.text).toContain('Turn 1 — user: request T0');
     expect(honest.text).toContain('done with item 0');
     const cut = honest.markers.find((m) => m.kind === 'brick')!;
     expect(honest.text).toContain(`… (${cut.dropped} characters of this turn omitted) …`);
     expect(honest.text.length + cut.dropped).toBeGreaterThanOrEqual(70_000);
-    const legacy = buildBrick(t, { resultCap: 100_000, budgetChars: 3000, markers: false });
+    const legacy = buildBrick(t, {
+      ...legacyBrick,
+      trailActivity: true,
+      resultCap: 100_000,
+      budgetChars: 3000,
+    });
     expect(legacy.text).toBe('');
   });
 
@@ -108,7 +124,7 @@ describe('the brick (ADR 0029; ADR 0093 C)', () => {
       content: '[Old tool result content cleared]',
       cleared: true,
     });
-    const text = buildBrick(t, { resultCap: 500, budgetChars: 3000, markers: true }).text;
+    const text = buildBrick(t, { ...adr0093Brick, resultCap: 500, budgetChars: 3000 }).text;
     expect(text).toContain(clearedResult);
     expect(text).not.toContain(emptyResult);
   });
@@ -116,10 +132,118 @@ describe('the brick (ADR 0029; ADR 0093 C)', () => {
   it('an empty result says it is empty, not cleared (issue 13)', () => {
     const t = oneCall();
     t.messages[2]!.toolResults![0]!.content = '';
-    const text = buildBrick(t, { resultCap: 500, budgetChars: 3000, markers: true }).text;
+    const text = buildBrick(t, {
+      ...adr0093Brick,
+      trailActivity: true,
+      resultCap: 500,
+      budgetChars: 3000,
+    }).text;
     expect(text).toContain(`→ ${emptyResult}`);
     expect(text).not.toContain(clearedResult);
+    expect(buildBrick(t, { ...adr0093Brick, clearedMarker: false }).text).not.toContain(emptyResult);
   });
+});
+
+describe('ADR 0093 C, one switch at a time (each its own brick-only param; the defaults are ADR 0029)', () => {
+  // 12 turns, each with a 3000-char result and final text: over budget, so turns drop and results cap.
+  const t = buildTranscript(
+    Array.from({ length: 12 }, () => ({
+      steps: [
+        {
+          text: true,
+          calls: [{ size: 3000, error: false, orphan: false, tool: 0 }],
+          byReceiver: false,
+          reversed: false,
+        },
+      ],
+      finalText: true,
+      compactBefore: false,
+    })),
+  );
+  const base: BrickOptions = { ...legacyBrick, budgetChars: 6000 };
+  const only = (k: keyof BrickOptions) => buildBrick(t, { ...base, trailActivity: true, [k]: true });
+
+  it('ADR 0029: a turn is its request and final text only, cuts are silent', () => {
+    const b = buildBrick(t, base);
+    expect(b.text).not.toContain(' called ');
+    expect(b.text).toContain('done with item 11');
+    expect(b.text).not.toContain('note M1:');
+    expect(b.markers).toEqual([]);
+  });
+
+  it('trailActivity alone: calls and (capped, silently) results appear; nothing else changes', () => {
+    const b = buildBrick(t, { ...base, trailActivity: true });
+    expect(b.text).toMatch(/called read_file\(.*\) → result-of-c\d+/);
+    expect(b.text).not.toContain(resultMarker);
+    expect(b.text).not.toContain('omitted');
+  });
+
+  it('resultMarker alone marks every capped result and nothing else; resultCap 1500 keeps more of each', () => {
+    const b = only('resultMarker');
+    expect(b.markers.length).toBeGreaterThan(0);
+    expect(b.markers.every((m) => m.kind === 'result' && m.dropped > 0)).toBe(true);
+    expect(b.text.split(resultMarker).length - 1).toBe(b.markers.length);
+    expect(b.text).not.toContain('earlier activity omitted');
+    const wide = buildBrick(t, { ...base, trailActivity: true, resultMarker: true, resultCap: 1500 });
+    expect(wide.markers.at(-1)!.dropped).toBe(b.markers.at(-1)!.dropped - 1000);
+  });
+
+  it('turnsMarker alone announces the dropped turns with their count', () => {
+    const b = only('turnsMarker');
+    expect(b.markers).toEqual([
+      { text: turnsMarker(b.turnsDropped), kind: 'turns', dropped: b.turnsDropped },
+    ]);
+    expect(b.text.startsWith(turnsMarker(b.turnsDropped))).toBe(true);
+  });
+
+  it('turnHeadTail alone keeps a head+tail of the newest turn that did not fit, when a tenth of the budget is left for it', () => {
+    // 8 turns take 5653 characters: at 6300 there are 646 left for the 9th (≥ 630), at 6000 only 346.
+    const roomy = { ...base, trailActivity: true, budgetChars: 6300 };
+    const without = buildBrick(t, roomy);
+    const b = buildBrick(t, { ...roomy, turnHeadTail: true });
+    expect(b.turnsKept).toBe(without.turnsKept + 1);
+    expect(b.markers.map((m) => m.kind)).toEqual(['brick']);
+    expect(b.text.length).toBeLessThanOrEqual(6300);
+    expect(only('turnHeadTail').turnsKept).toBe(buildBrick(t, { ...base, trailActivity: true }).turnsKept);
+  });
+});
+
+describe('the brick on real Claude Code sessions whose last turn is tiny', () => {
+  it.skipIf(transcriptsMissing)(
+    'does not collapse to the last turn ("/exit"): the turn before keeps a head+tail',
+    async () => {
+      const { transcript } = await importTranscript(transcriptPath('claude-code-v2-teammates'));
+      const turns = viewOf(transcript).turns;
+      expect(turns[turns.length - 1]!.userText).toBe('/exit');
+      const b = buildBrick(transcript, adr0093Brick);
+      expect(b.text).toContain('Turn 2 — user: Well, the subagents seem to be either stuck or done');
+      expect(b.text).toContain('Turn 3 — user: /exit');
+      expect(b.text.length).toBeGreaterThan(adr0093Brick.budgetChars * 0.9);
+      expect(b.text.length).toBeLessThanOrEqual(adr0093Brick.budgetChars);
+      // Without the switch it is the one line the issue describes.
+      const collapsed = buildBrick(transcript, { ...adr0093Brick, turnHeadTail: false });
+      expect(collapsed.text).toBe(`${turnsMarker(2)}\nTurn 3 — user: /exit`);
+    },
+  );
+
+  it.skipIf(transcriptsMissing)(
+    'on every real Claude Code session the ADR 0093 brick fills most of its budget',
+    async () => {
+      for (const name of [
+        'claude-code-nextjs-todo.jsonl',
+        'claude-code-v2-jssoundrecorder-parallel.jsonl',
+        'claude-code-v2-teammates',
+      ]) {
+        const { transcript } = await importTranscript(transcriptPath(name));
+        const b = buildBrick(transcript, adr0093Brick);
+        expect(b.text.length, name).toBeGreaterThan(adr0093Brick.budgetChars * 0.5);
+        expect(
+          b.markers.every((m) => b.text.includes(m.text)),
+          name,
+        ).toBe(true);
+      }
+    },
+  );
 });
 
 describe('brick-only (ADR 0029 escalation view)', () => {
@@ -150,7 +274,7 @@ describe('brick-only (ADR 0029 escalation view)', () => {
     const h = await prepare(
       'brick-only',
       caseOf(t),
-      { markers: true, framing: 'continuity' },
+      { markers: true, trailActivity: true, framing: 'continuity' },
       { budgetTokens: 3000 },
     );
     const seen = [h.system, ...h.messages.map(renderMessage)].join('\n');
@@ -161,10 +285,31 @@ describe('brick-only (ADR 0029 escalation view)', () => {
     expect(h.stats.markers.some((m) => m.kind === 'turns')).toBe(true);
     expect(h.system).not.toContain('Escalation brief');
   });
-  it('defaults are the seed numbers: 500-char result cap, 12000-char brick, silent', async () => {
+  it('defaults are the seed numbers: 500-char result cap, 12000-char brick, final text per turn, silent', async () => {
     const { brickOnly } = await import('../../strategies/brick-only.ts');
     expect(brickOnly.params.resultCap.default).toBe(500);
     expect(brickOnly.params.contextBudgetChars.default).toBe(12000);
-    expect(brickOnly.params.markers.default).toBe(false);
+    for (const k of [
+      'markers',
+      'trailActivity',
+      'resultMarker',
+      'turnsMarker',
+      'turnHeadTail',
+      'clearedMarker',
+    ] as const)
+      expect(brickOnly.params[k].default, k).toBe(false);
+  });
+  it('each switch is a param: turning one on changes the brick the receiver sees', async () => {
+    const legacy = await prepare('brick-only', caseOf(t), {}, { budgetTokens: 3000 });
+    const trail = await prepare('brick-only', caseOf(t), { trailActivity: true }, { budgetTokens: 3000 });
+    expect(legacy.artifacts.brick).not.toContain(' called ');
+    expect(trail.artifacts.brick).toContain(' called ');
+    const turns = await prepare(
+      'brick-only',
+      caseOf(t),
+      { turnsMarker: true, contextBudgetChars: 1500 },
+      { budgetTokens: 3000 },
+    );
+    expect(turns.stats.markers.map((m) => m.kind)).toEqual(['turns']);
   });
 });

@@ -13,9 +13,12 @@ const cases: [string, Record<string, unknown>][] = [
   ['inline', { replay: 'planned' }],
   ['full-transcript', {}],
   ['full-transcript', { as: 'messages' }],
+  ['final-message', {}],
   ['summary', {}],
   ['brick-only', {}],
   ['brick-only', { markers: true }],
+  ['brick-only', { markers: true, trailActivity: true, resultCap: 1500 }],
+  ['brick-only', { trailActivity: true, turnHeadTail: true }],
   ['parity-narration', {}],
   ['parity-narration', { middle: 'summarize' }],
 ];

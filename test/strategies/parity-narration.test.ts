@@ -8,7 +8,9 @@ import { formatArgs, renderMessage } from '../../strategies/render.ts';
 import { adr0093Retention, planTrails } from '../../strategies/trails.ts';
 import { renderSession } from '../../strategies/narrate.ts';
 import { framings } from '../../strategies/framing.ts';
-import { buildTranscript, receiverAgent, transcriptArb } from './generate.ts';
+import { buildTranscript, primaryAgent, receiverAgent, transcriptArb } from './generate.ts';
+import { sessionShapeOf } from '../../harness/transcript/session-shape.ts';
+import { toCase } from '../../cases/load.ts';
 import { caseOf, prepare } from './helpers.ts';
 import { expectedAtoms } from './atoms.ts';
 
@@ -245,19 +247,54 @@ describe('parity-narration: framing keyed to session shape (ADR 0093 D and adden
       compactBefore: false,
     },
   ]);
-  it('owner framing and no brick for a session owned from its first turn; its trails stay first-person', async () => {
-    const h = await prepare('parity-narration', caseOf(t, { sessionShape: 'owned' }));
+  /** The same session pinned to escalation from its first turn: every turn is the receiver's own. */
+  const ownedT: Transcript = {
+    ...t,
+    agents: { [receiverAgent]: { role: 'escalation' } },
+    messages: t.messages.map((m) => (m.role === 'assistant' ? { ...m, agent: receiverAgent } : m)),
+  };
+  it('owner framing and no brick when the transcript shows the session was the receiver’s from its first turn — no label needed', async () => {
+    const h = await prepare('parity-narration', caseOf(ownedT));
     expect(h.system).toContain(framings.owner);
     expect(h.artifacts.brick).toBeUndefined();
     expect(h.messages.some((m) => m.toolCalls?.length)).toBe(true);
     expect(h.system).not.toMatch(/handed off|Escalation brief/);
   });
-  it('continuity framing plus the TL;DR brick after a real hand-off; reviewer framing only when asked', async () => {
-    const h = await prepare('parity-narration', caseOf(t, { sessionShape: 'handed-off' }));
-    expect(h.system).toContain(framings.continuity);
-    expect(h.system).toContain('TL;DR');
-    expect(h.system).not.toContain('Escalation brief from primary agent');
+  it('continuity framing plus the TL;DR brick after a real hand-off, whatever the label says; reviewer framing only when asked', async () => {
+    for (const label of [undefined, 'owned', 'handed-off'] as const) {
+      const h = await prepare('parity-narration', caseOf(t, label ? { sessionShape: label } : {}));
+      expect(h.system).toContain(framings.continuity);
+      expect(h.system).toContain('TL;DR');
+      expect(h.system).not.toContain('Escalation brief from primary agent');
+    }
     const legacy = await prepare('parity-narration', caseOf(t), { framing: 'handoff' });
     expect(legacy.system).toContain('Escalation brief from primary agent');
+  });
+  it('a brief from another agent at the start makes it a hand-off even when the receiver did every turn', async () => {
+    const briefed: Transcript = {
+      ...ownedT,
+      agents: { ...ownedT.agents, [primaryAgent]: { role: 'primary' } },
+      messages: [
+        { role: 'user', agent: primaryAgent, text: 'Escalating: finish item 0.' },
+        ...ownedT.messages,
+      ],
+    };
+    expect(sessionShapeOf(caseOf(briefed))).toBe('handed-off');
+    const h = await prepare('parity-narration', caseOf(briefed));
+    expect(h.system).toContain(framings.continuity);
+  });
+  it('a label the transcript contradicts is a validation error naming the field and what the transcript shows', async () => {
+    const raw = { ...caseOf(t, { sessionShape: 'owned' }), suite: undefined, criteria: undefined };
+    await expect(
+      toCase(raw, 'cases/x.json', '/tmp', { id: 's', criteria: [], direction: 'escalation' }),
+    ).rejects.toThrow(
+      /sessionShape: labelled "owned", but the transcript shows "handed-off": agent "primary" worked in the session before the receiver/,
+    );
+    const ok = await toCase({ ...raw, source: ownedT }, 'cases/x.json', '/tmp', {
+      id: 's',
+      criteria: [],
+      direction: 'escalation',
+    });
+    expect(ok.sessionShape).toBe('owned');
   });
 });

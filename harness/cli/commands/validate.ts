@@ -5,6 +5,7 @@ import { HarnessError, InputError } from '../../errors.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { findCaseFiles, loadSuite, loadSuites, toCase } from '../../../cases/load.ts';
 import { checkScopeNames } from '../../gate/scopes.ts';
+import { caseWarnings } from '../../../cases/case-warnings.ts';
 import type { Case, Suite } from '../../types.ts';
 import { getStrategy } from '../../../strategies/index.ts';
 import { resolveParams } from '../../../strategies/define.ts';
@@ -29,12 +30,16 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
   handler: async (args) => {
     const problems: string[] = [];
     let checked = 0;
+    let warned = 0;
     const attempt = async (what: string, f: () => Promise<unknown>) => {
       checked++;
       try {
         const value = await f();
         process.stdout.write(`ok  ${what}\n`);
-        for (const w of proposedWarnings(value)) process.stdout.write(`warn ${w}\n`);
+        for (const w of [...proposedWarnings(value), ...labelWarnings(value)]) {
+          warned++;
+          process.stdout.write(`warn ${w}\n`);
+        }
       } catch (err) {
         if (!(err instanceof HarnessError)) throw err;
         problems.push(err.message);
@@ -57,6 +62,7 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
     }
     if (problems.length)
       throw new InputError('invalid', `${problems.length} of ${checked} checked item(s) invalid`);
+    if (warned) process.stdout.write(`${warned} warning(s); nothing invalid\n`);
   },
 };
 
@@ -81,6 +87,15 @@ const isCase = (v: unknown): v is Case =>
   typeof v === 'object' && v !== null && 'assertions' in v && 'source' in v;
 const isSuite = (v: unknown): v is Suite =>
   typeof v === 'object' && v !== null && 'cases' in v && 'arms' in v;
+
+/**
+ * What makes a valid case measure less than it seems to (cases/case-warnings.ts): criteria it cannot
+ * be scored on for want of labels, assertions of a return or escalation case without a location.
+ */
+function labelWarnings(value: unknown): string[] {
+  const cases: Case[] = isCase(value) ? [value] : isSuite(value) ? value.cases : [];
+  return cases.flatMap((c) => caseWarnings(c).map((w) => `${c.file ?? c.id} (case ${c.id}): ${w}`));
+}
 
 interface Target {
   label: string;

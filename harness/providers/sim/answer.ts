@@ -1,14 +1,17 @@
 import type { Assertion, ModelRequest, Reference } from '../../types.ts';
-import { lineWithAll, matchClaim, type TextIndex } from '../../text/cues.ts';
+import { lineIndicesWithAll, lineWithAll, matchClaim, type TextIndex } from '../../text/cues.ts';
 import type { SimContext } from './context.ts';
 import { draw } from './rng.ts';
 import type { SimRates } from './rates.ts';
 import { contradictionLines, notSearchedLines } from './merge-signals.ts';
+import { useFactor } from './context-effects.ts';
 
 /**
  * The receiver's answer. It states what its context supports and nothing else: a claim it cannot
- * see is absent; a claim whose qualifier it can see keeps it with high probability; a claim whose
- * qualifier was stripped upstream is stated as fact. It cites evidence only when the evidence is in
+ * see is absent; a claim it can see is used with a chance set by where it sits in the request and how
+ * long the request is (context-effects.ts: Liu et al. 2024's position curve, Chroma 2025's length
+ * decay), and then a claim whose qualifier it can see keeps it with high probability while a claim
+ * whose qualifier was stripped upstream is stated as fact. It cites evidence only when the evidence is in
  * its context, recaps only under reviewer/hand-off framing, and acts on an orchestration request only
  * when that request is visible to it. With several children it surfaces contradictions and names
  * what nobody searched as far as its context shows them (merge-signals.ts).
@@ -40,7 +43,7 @@ type Draw = (...key: string[]) => number;
 
 function assertionLine(a: Assertion, ctx: SimContext, rates: SimRates, d: Draw): string | undefined {
   const m = matchClaim(ctx.all, a);
-  if (!m.present) return undefined;
+  if (!m.present || d('use', a.id) >= useFactor(ctx, m.lines, rates)) return undefined;
   if (a.kind === 'confident') {
     return d('state', a.id) < rates.answerStateFact
       ? `- ${sentence(a.statement)}${provenance(a, ctx, rates, d)}`
@@ -68,7 +71,12 @@ function factLines(ref: Reference, ctx: SimContext, written: string[], rates: Si
   const writtenLower = written.join('\n').toLowerCase();
   for (const f of ref.facts) {
     if (f.cues.every((c) => writtenLower.includes(c.toLowerCase()))) continue;
-    if (lineWithAll(ctx.all, f.cues) && d('fact', f.id) < rates.answerStateFact)
+    const lines = lineIndicesWithAll(ctx.all, f.cues);
+    if (
+      lines.length > 0 &&
+      d('use-fact', f.id) < useFactor(ctx, lines, rates) &&
+      d('fact', f.id) < rates.answerStateFact
+    )
       out.push(`- ${sentence(f.text)}`);
   }
   return out;
@@ -79,7 +87,11 @@ function evidenceLines(ref: Reference, ctx: SimContext, rates: SimRates, d: Draw
   if (items.length === 0) return [];
   const visible = items.filter((e) => lineWithAll(ctx.all, e.cues));
   const cited = visible
-    .filter((e) => d('evidence', e.id) < rates.citeEvidence)
+    .filter(
+      (e) =>
+        d('use-evidence', e.id) < useFactor(ctx, lineIndicesWithAll(ctx.all, e.cues), rates) &&
+        d('evidence', e.id) < rates.citeEvidence,
+    )
     .map((e) => `- Verified: ${e.text}`);
   if (cited.length > 0) return cited;
   return d('overclaim') < rates.overclaimWithoutEvidence

@@ -2,10 +2,10 @@ import { ProviderError } from '../../errors.ts';
 
 /**
  * The sim provider's behavioural rates. Every number here is a documented, overridable parameter
- * (`sim: { sizes: { small: {...} } }` in eval.config.ts); none depends on a strategy's name. The
- * defaults come from the ledgerline seed where it publishes a rate, and are otherwise chosen so a
- * small model is visibly worse than a large one. A sim run measures what each strategy renders into
- * a context under these rates — it is a simulation, not a measurement of any model.
+ * (`sim: { sizes: { small: {...} } }` in eval.config.ts); none depends on a strategy's name. Where a
+ * rate comes from — a seed's figure, a published measurement, or a choice of ours — is said per
+ * field here and per row in docs/decisions.md ("Calibration"). A sim run measures what each strategy
+ * renders into a context under these rates — it is a simulation, not a measurement of any model.
  */
 import { defaultLiveRates, type SimLiveRates } from './live-rates.ts';
 
@@ -46,6 +46,27 @@ export interface SimRates {
   contractSlotCaveat: number;
   /** background: probability the parent's orchestration request leaks into a generated background. */
   backgroundLeakOrchestration: number;
+  /**
+   * answer: how the chance that a claim visible in the context is used depends on where it sits —
+   * its token offset in the rendered request over the request's tokens (0 = first token, 1 = the
+   * end, where the task is). Liu et al., "Lost in the Middle" (TACL 2024), multi-document QA with 20
+   * documents, gpt-3.5-turbo-0613: accuracy 75.8 / 57.2 / 53.8 / 55.4 / 63.2% with the answer in
+   * document 1 / 5 / 10 / 15 / 20 (closed-book 56.1%). `curve` holds those points at their relative
+   * positions; between them it is linear. Applied as a RELATIVE modulation: a claim at position x is
+   * used with factor 1 − strength·(1 − acc(x)/max acc), so the best-placed claim keeps its base
+   * rate and one in the middle keeps 53.8/75.8 = 0.71 of it. strength 0 switches it off.
+   */
+  contextPosition: { strength: number; curve: readonly { at: number; accuracy: number }[] };
+  /**
+   * answer: how that chance decays with the length of the whole request (Chroma, "Context Rot",
+   * 2025: performance degrades with input length even on simple tasks). The report publishes
+   * curves, not one number; its repository's result files for GPT-4.1 on LongMemEval give 267/306
+   * correct on the focused prompts (median 251 tokens) and 191/306 on the full ones (median 112,767
+   * tokens): a ratio of 0.715 over a 449× length ratio, i.e. factor (tokens/251)^−0.0548 — a relative
+   * modulation again (1 at ≤ 251 tokens, 0.78 at 22k, 0.75 at 50k). The exponent is scaled by
+   * strength; 0 switches it off.
+   */
+  contextLength: { strength: number; referenceTokens: number; exponent: number };
   /** latency model (ms): base + prefill per input token + decode per output token. */
   latency: { baseMs: number; prefillMsPerToken: number; decodeMsPerToken: number };
   /**
@@ -58,6 +79,18 @@ export interface SimRates {
   /** Live mode: the tool policy's and the receiver's tool-use rates (live-rates.ts). */
   live: SimLiveRates;
 }
+
+/** Liu et al. 2024, gpt-3.5-turbo-0613, 20 documents: the answer's document 1, 5, 10, 15, 20 at relative positions (i − 1)/19. */
+export const lostInTheMiddle20Docs = [
+  { at: 0, accuracy: 0.758 },
+  { at: 4 / 19, accuracy: 0.572 },
+  { at: 9 / 19, accuracy: 0.538 },
+  { at: 14 / 19, accuracy: 0.554 },
+  { at: 1, accuracy: 0.632 },
+] as const;
+
+/** Chroma "Context Rot" (2025), GPT-4.1 LongMemEval focused vs full: ln(0.8725 / 0.6242) / ln(112767 / 251). */
+export const contextRotExponent = Math.log(267 / 191) / Math.log(112_767 / 251);
 
 export type SimSize = 'small' | 'large' | 'judge';
 
@@ -80,6 +113,8 @@ const large: SimRates = {
   contractOmitField: 0.05,
   contractSlotCaveat: 0.995,
   backgroundLeakOrchestration: 0.1,
+  contextPosition: { strength: 1, curve: lostInTheMiddle20Docs },
+  contextLength: { strength: 1, referenceTokens: 251, exponent: contextRotExponent },
   latency: { baseMs: 600, prefillMsPerToken: 0.14, decodeMsPerToken: 18 },
   contextWindowTokens: 200_000,
   live: defaultLiveRates,
