@@ -28,7 +28,7 @@ describe('live mode in the plan', () => {
   it('is off by default, and recorded cells are exactly as before', () => {
     const cells = planCells([ledgerline], resolveConfig({ reps: 1 }));
     expect(cells.some((c) => c.live)).toBe(false);
-    expect(cells).toHaveLength(31 * 4);
+    expect(cells).toHaveLength(31 * ledgerline.arms.length);
   });
 
   it('follows the precedence: --mode, then the arm, then the suite selection, then the config', () => {
@@ -39,6 +39,7 @@ describe('live mode in the plan', () => {
     expect(armsLive(withArmMode, {})).toEqual({
       inline: null,
       'full-transcript': null,
+      'final-message': null,
       summary: 12,
       'structured-contract': null,
     });
@@ -47,6 +48,7 @@ describe('live mode in the plan', () => {
     ).toEqual({
       inline: 5,
       'full-transcript': 5,
+      'final-message': 5,
       summary: 5,
       'structured-contract': 5,
     });
@@ -62,7 +64,7 @@ describe('live mode in the plan', () => {
   it('plans a live arm only over cases with a world, and says which it left out', () => {
     const config = resolveConfig({ reps: 1 }, { mode: 'live' });
     const cells = planCells([ledgerline], config);
-    expect(cells).toHaveLength(30 * 4);
+    expect(cells).toHaveLength(30 * ledgerline.arms.length);
     expect(cells.some((c) => c.caseId === 'real-teammates-alice-return')).toBe(false);
     expect(liveSkipped([ledgerline], config)).toEqual([
       'live mode: suite ledgerline: 1 case(s) without a world not run live (real-teammates-alice-return)',
