@@ -110,6 +110,7 @@ export async function runToolResultCanary(
       armSpec,
       params,
       baselineArm: armSpec.name,
+      primaryCriterion: c.criteria[0]!,
     };
     return executeCell(cell, { config, calls, runId: 'canary', harnessVersion: 'canary' });
   };
