@@ -70,7 +70,8 @@ describe('signFlipTest against the definition (brute force over every flip)', ()
           expect(signFlipPBruteForce(sums, counts, end)).toBeGreaterThanOrEqual(0.05);
           expect(signFlipPBruteForce(sums, counts, out)).toBeLessThan(0.05);
         }
-        if (!Number.isFinite(ci[1])) expect(signFlipPBruteForce(sums, counts, mean + 1e6)).toBeGreaterThanOrEqual(0.05);
+        if (!Number.isFinite(ci[1]))
+          expect(signFlipPBruteForce(sums, counts, mean + 1e6)).toBeGreaterThanOrEqual(0.05);
       }),
       { numRuns: 300 },
     );

@@ -119,8 +119,14 @@ describe('pairedDifference', () => {
   it('never prints a zero-width interval with a verdict the exact test does not support', () => {
     for (let n = 2; n <= 20; n++) {
       const d = pairedDifference(
-        cells(Array.from({ length: n }, () => 4), 1),
-        cells(Array.from({ length: n }, () => 3), 1),
+        cells(
+          Array.from({ length: n }, () => 4),
+          1,
+        ),
+        cells(
+          Array.from({ length: n }, () => 3),
+          1,
+        ),
         { seed: n },
       );
       expect(d.test).toBe(n <= 16 ? 'sign-flip-exact' : 'sign-flip-monte-carlo');
