@@ -67,6 +67,13 @@ export async function loadSuite(
       `"${meta.baselineArm}" is not one of the suite's arms (${meta.arms.map((a) => a.name).join(', ')})`,
     );
   }
+  if (meta.primaryCriterion !== undefined && !meta.criteria.includes(meta.primaryCriterion))
+    throw new CaseValidationError(
+      file,
+      undefined,
+      'primaryCriterion',
+      `"${meta.primaryCriterion}" is not one of the suite's criteria (${meta.criteria.join(', ')})`,
+    );
   let cases = [...(await generatedCases(dir, json)), ...(await fileCases(dir, json))];
   checkUniqueCases(meta.id, cases);
   checkUniqueArms(file, meta.id, meta.arms, sel?.extraArms ?? [], selWhere);

@@ -224,6 +224,7 @@ export const suiteSchema = {
     description: { type: 'string' },
     direction: { enum: ['return', 'escalation', 'spawn'] },
     criteria: { type: 'array', minItems: 1, items: { type: 'string' } },
+    primaryCriterion: { type: 'string' },
     arms: { type: 'array', minItems: 1, items: arm },
     baselineArm: { type: 'string' },
     generator: {

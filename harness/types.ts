@@ -260,6 +260,8 @@ export interface Suite {
   description: string;
   direction: Direction;
   criteria: string[];
+  /** The criterion whose verdicts form the primary Holm family (one of `criteria`). @default criteria[0] */
+  primaryCriterion?: string;
   arms: Arm[];
   baselineArm: string;
   cases: Case[];
@@ -571,6 +573,12 @@ export interface ResultRow {
   harness_version: string;
   /** The suite's baseline arm (paired comparisons are against it). */
   baseline_arm: string;
+  /**
+   * The suite's primary criterion (suite.json `primaryCriterion`, the config's `primaryCriterion`
+   * override, else the suite's first criterion): its verdicts form the primary Holm family.
+   * Absent in journals written before it existed (reports then take the first criterion).
+   */
+  primary_criterion?: string | null;
   handoff_tokens: number;
   handoff_chars: number;
   receiver_window_tokens_before: number;

@@ -18,6 +18,7 @@ export function csvColumns(rows: readonly ResultRow[]): string[] {
     'strategy',
     'rep',
     'baseline_arm',
+    'primary_criterion',
     'status',
     'error',
     'error_code',

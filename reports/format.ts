@@ -1,9 +1,12 @@
 import type { AssertionKind } from '../harness/types.ts';
 import { assertionKinds, claimLocations } from '../harness/types.ts';
+import type { PairedTest } from './stats/paired.ts';
+import type { IntervalBound } from './stats/scale.ts';
 import type {
   ArmSummary,
   Comparison,
   CriterionSummary,
+  FamilySummary,
   SuiteSummary,
   JudgeReliability,
   SurvivalCount,
@@ -12,6 +15,13 @@ import type {
 /** Number and cell formatting shared by the Markdown and HTML formatters (one way to write a number). */
 
 export const dash = '–';
+
+/** The survival table covers every kind (confident, hedged, assumption, unresolved), not assumptions alone. */
+export const survivalHeading = 'Assertion survival by kind (kept, with its qualifier where it has one)';
+
+/** Under the score tables: what the interval marks mean. */
+export const intervalNote =
+  '_clipped_: the interval ran past what the 1–5 scale allows (a mean within [1, 5], a difference within [−4, 4]) and is cut at its edge; _unbounded_: with this few cases the test rejects no difference at all. Verdicts are Holm-adjusted within their family; intervals are per comparison.';
 
 export function int(x: number | null): string {
   if (x === null || !Number.isFinite(x)) return dash;
@@ -52,17 +62,61 @@ export function pValue(p: number | null): string {
   return p < 0.001 ? '<0.001' : p.toFixed(3);
 }
 
+/** Says when an interval was cut to the scale or has no finite end. */
+export function boundMark(bound: IntervalBound): string {
+  return bound === 'clipped' ? ' clipped' : bound === 'unbounded' ? ' unbounded' : '';
+}
+
 export function meanCi(s: CriterionSummary | undefined): string {
-  return s?.mean == null ? dash : `${s.mean.toFixed(2)} ${s.ci ? ci(s.ci) : '[–]'}`;
+  return s?.mean == null ? dash : `${s.mean.toFixed(2)} ${s.ci ? ci(s.ci) : '[–]'}${boundMark(s.ciBound)}`;
 }
 
 export function diffCi(c: Comparison | null): string {
-  return c?.diff == null ? dash : `${signed(c.diff)} ${c.ci ? ci(c.ci) : '[–]'}`;
+  if (c?.diff == null) return dash;
+  if (!c.ci) return `${signed(c.diff)} [–]`;
+  const flat = c.ci[0] === c.ci[1] ? ' (no variation between cases)' : '';
+  return `${signed(c.diff)} ${ci(c.ci)}${boundMark(c.ciBound)}${flat}`;
+}
+
+const testNames: Record<PairedTest, string> = {
+  'clustered-t': 't (clustered)',
+  'sign-flip-exact': 'sign-flip, exact',
+  'sign-flip-monte-carlo': 'sign-flip, Monte Carlo',
+};
+
+export function testName(c: Comparison | null): string {
+  return c?.test ? testNames[c.test] : dash;
+}
+
+/** "28 (30/30 cells; dropped 2: 1 error, 1 unscored)", or just "30" when every cell paired. */
+export function pairsText(c: Comparison | null): string {
+  if (!c) return dash;
+  const { arm, baseline, pairs, dropped } = c.cells;
+  if (pairs >= arm && pairs >= baseline) return String(pairs);
+  const why = (['error', 'unscored', 'missing'] as const)
+    .filter((k) => dropped[k] > 0)
+    .map((k) => `${dropped[k]} ${k}`)
+    .join(', ');
+  const n = dropped.error + dropped.unscored + dropped.missing;
+  return `${pairs} (${arm}/${baseline} cells; dropped ${n}: ${why})`;
+}
+
+/** Both means over the same pairs, so their gap is Δ. */
+export function pairedMeans(c: Comparison | null): string {
+  return c?.means ? `${c.means.treatment.toFixed(2)} vs ${c.means.baseline.toFixed(2)}` : dash;
 }
 
 export function mde(c: Comparison | null): string {
-  if (!c || c.mde80 === null) return dash;
-  return c.mde80 === 0 ? '0 (no variance)' : c.mde80.toFixed(2);
+  if (!c) return dash;
+  if (c.mde.value !== null) return c.mde.value.toFixed(2);
+  if (c.mde.note === 'not detectable with this many cases') return 'none: too few cases';
+  if (c.mde.note === 'no variation (SE 0)') return '– (SE 0)';
+  return dash;
+}
+
+/** "primary: correctness — Holm over 3, MDE at α/3 = 0.0167". */
+export function familyText(f: FamilySummary): string {
+  return `${f.name}: ${f.criteria.join(', ')} — Holm over ${f.size} comparison${f.size === 1 ? '' : 's'}, MDE at α/${f.size} = ${f.testAlpha.toPrecision(3)}`;
 }
 
 export function windowBeforeAfter(a: ArmSummary): string {

@@ -35,6 +35,7 @@ export function renderMarkdown(s: Summary, opts: { brief?: boolean } = {}): stri
     if (opts.brief) continue;
     out.push(
       ...scoreTable(suite),
+      ...comparisonTable(suite),
       ...usageTable(suite),
       ...survivalTable(suite),
       ...locationTable(suite),
@@ -110,45 +111,67 @@ function liveTable(suite: SuiteSummary, full: boolean): string[] {
 }
 
 function scoreTable(suite: SuiteSummary): string[] {
-  const lines = [
-    `### Scores (1–5): mean [95% CI], paired difference vs \`${mdCell(suite.baselineArm)}\``,
-    '',
-  ];
-  lines.push(
-    row([
-      'criterion',
-      'arm',
-      'n',
-      'mean [95% CI]',
-      'Δ vs baseline [95% CI]',
-      'p (Holm)',
-      'verdict',
-      'MDE (80% power)',
-      'unscored',
-    ]),
-  );
-  lines.push(align('llrllrlrr'));
+  const lines = ['### Scores (1–5): mean [95% CI] per arm', ''];
+  lines.push(row(['criterion', 'arm', 'n', 'mean [95% CI]', 'unscored']));
+  lines.push(align('llrlr'));
   for (const c of suite.criteria) {
     for (const a of suite.arms) {
       const s = a.scores[c];
       if (!s) continue;
-      const v = s.vsBaseline;
+      lines.push(row([mdCell(c), armLabel(a), String(s.n), f.meanCi(s), f.unscoredText(s)]));
+    }
+  }
+  // The note on clipped intervals follows the comparisons when there are any, else this table.
+  const compared = suite.families.primary || suite.families.secondary;
+  return [...lines, '', ...(compared ? [] : [f.intervalNote, ''])];
+}
+
+/** Every comparison with the baseline: its family, the pairs it used, both means over them, the test, the verdict. */
+function comparisonTable(suite: SuiteSummary): string[] {
+  const fams = [suite.families.primary, suite.families.secondary].filter((x) => x !== null);
+  if (fams.length === 0) return [];
+  const lines = [
+    `### Paired differences vs \`${mdCell(suite.baselineArm)}\``,
+    '',
+    ...fams.map((x) => `- **${mdCell(f.familyText(x))}**`),
+    '',
+  ];
+  lines.push(
+    row([
+      'family',
+      'criterion',
+      'arm',
+      'pairs',
+      'means over the pairs (arm vs baseline)',
+      'Δ [95% CI]',
+      'test',
+      'p (Holm)',
+      'verdict',
+      'MDE (80% power, α/m)',
+    ]),
+  );
+  lines.push(align('lllrlllrlr'));
+  for (const c of suite.criteria) {
+    for (const a of suite.arms) {
+      const v = a.scores[c]?.vsBaseline;
+      if (!v) continue;
       lines.push(
         row([
+          v.family.name,
           mdCell(c),
           armLabel(a),
-          String(s.n),
-          f.meanCi(s),
+          f.pairsText(v),
+          f.pairedMeans(v),
           f.diffCi(v),
-          f.pValue(v?.pHolm ?? null),
-          v ? `**${v.verdict}**` : f.dash,
+          f.testName(v),
+          f.pValue(v.pHolm),
+          `**${v.verdict}**`,
           f.mde(v),
-          f.unscoredText(s),
         ]),
       );
     }
   }
-  return [...lines, ''];
+  return [...lines, '', f.intervalNote, ''];
 }
 
 function usageTable(suite: SuiteSummary): string[] {
@@ -195,7 +218,7 @@ function usageTable(suite: SuiteSummary): string[] {
 function survivalTable(suite: SuiteSummary): string[] {
   const kinds = f.kindsPresent(suite.arms, assertionKinds);
   if (kinds.length === 0) return [];
-  const lines = ['### Assumption survival by kind (kept with its qualifier)', ''];
+  const lines = [`### ${f.survivalHeading}`, ''];
   lines.push(row(['arm', 'kind', 'in payload', 'in answer', 'overstated in answer']));
   lines.push(align('llrrr'));
   for (const a of suite.arms) {

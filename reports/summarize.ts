@@ -10,9 +10,11 @@ import {
   PASS_THRESHOLD,
   compareWithBaseline,
   criterionSummary,
+  orderCriteria,
   passRate,
   primaryCriterion,
 } from './summary/scores.ts';
+import { EXACT_MAX_CASES, MONTE_CARLO_DRAWS } from './stats/sign-flip.ts';
 import { judgeReliability } from './summary/reliability.ts';
 import { liveSimNote, liveSummary } from './summary/live.ts';
 
@@ -25,16 +27,19 @@ export const method: MethodNote = {
   level: LEVEL,
   alpha: ALPHA,
   interval:
-    'mean with a cluster-robust (CR1) standard error, clusters = cases (reps nested in cases), t interval on cases − 1 df',
+    'mean with a cluster-robust (CR1) standard error, clusters = cases (reps nested in cases), t interval on cases − 1 df, within the 1–5 scale (clipped and marked when the t interval runs past it)',
   pairing:
-    'difference arm − baseline arm paired on case × rep, ok and scored cells only; the same clustered t interval over the differences',
+    'difference arm − baseline arm paired on case × rep, ok and scored cells only; each comparison shows its pairs, the cells dropped by reason (error, unscored, missing) and both means over the same pairs',
+  test: `exact sign-flip test on case-level differences (all 2^n flips) with up to ${EXACT_MAX_CASES} cases; seeded Monte Carlo sign flips (${MONTE_CARLO_DRAWS} draws) with more cases when the differences do not vary between cases (SE 0); else the clustered t test. The interval is the test inverted (sign flips) or the clustered t interval, within ±4 (the range of a difference of 1–5 scores): clipped and marked when it runs past it, marked unbounded when too few cases bound it at all`,
   multiplicity:
-    'Holm across the arms compared with the baseline, within each suite × criterion; the verdict uses the adjusted p (better / worse when < alpha, else within noise); intervals are per-comparison',
-  mde: 'minimum detectable effect at 80% power and two-sided alpha for the observed SE of the paired difference: (t(1−alpha/2) + t(0.8)) · SE',
+    'two families per suite: the primary criterion, Holm across the arms compared with the baseline; the secondary criteria, Holm across arms × criteria. The verdict uses the family-adjusted p (better / worse when < alpha, else within noise); intervals are per-comparison',
+  mde: "minimum detectable effect at 80% power and two-sided α/m, m the size of the comparison's family (the level of Holm's first step): (t(1−α/2m) + t(0.8)) · SE on cases − 1 df; none when the test cannot reach α/m with this many cases, or when SE = 0",
+  scale:
+    "scores are 1–5 (the rubrics' scale): a mean interval is reported within [1, 5], a difference interval within [−4, 4]",
   bootstrap: `cluster bootstrap (whole cases resampled), ${BOOTSTRAP_RESAMPLES} resamples, percentile interval, seeded from run seed/suite/arm/criterion — a cross-check, not used for the verdict`,
   checks:
-    "deterministic checks per ok cell: no_recap_signature (the ADR 0093 recap), no_handoff_language (owned sessions), markers_present, tool_pairing_intact, no_second_assignment (spawn: the child acted on the parent's orchestration request); shown as failed / n",
-  pass: `score = ok cells with the primary criterion (correctness, else the suite's first) ≥ ${PASS_THRESHOLD}, out of scored cells`,
+    "deterministic checks per ok cell: no_recap_signature (the ADR 0093 recap), no_handoff_language (owned sessions), markers_present, tool_pairing_intact, no_second_assignment (spawn: the child acted on the parent's orchestration request), contradictions_surfaced and not_searched_named (multi-child merges); shown as failed / n (docs/judges.md)",
+  pass: `score = ok cells with the suite's primary criterion ≥ ${PASS_THRESHOLD}, out of scored cells`,
   survival:
     'kept / total over labelled assertions of each kind, from the per-assertion marks; a cell is an overstated run when its answer states at least one hedge, assumption or open question as fact; by location: the same marks grouped by where the source put each claim (final_message, mid_transcript, tool_result_only, primary_tool_evidence)',
 };
@@ -51,7 +56,7 @@ export function summarize(input: readonly ResultRow[]): Summary {
   const simulated = rows.some(isSimulated);
   const distinct = (f: (r: ResultRow) => string) => [...new Set(rows.map(f))].sort();
   return {
-    schema: 'handoff-eval/summary@1',
+    schema: 'handoff-eval/summary@2',
     runId: first?.run_id ?? '',
     simulated,
     notice: simulated ? SIM_NOTICE : null,
@@ -86,8 +91,9 @@ export function isSimulated(r: ResultRow): boolean {
 
 function suiteSummary(suite: string, rows: ResultRow[]): SuiteSummary {
   const baselineArm = mostCommon(rows.map((r) => r.baseline_arm));
-  const criteria = [...new Set(rows.flatMap((r) => Object.keys(r.scores)))];
-  const primary = primaryCriterion(criteria);
+  const scored = [...new Set(rows.flatMap((r) => Object.keys(r.scores)))];
+  const primary = primaryCriterion(rows, scored);
+  const criteria = orderCriteria(scored, primary);
   const byArm = groupBy(rows, (r) => r.arm);
   const names = [...byArm.keys()].sort((a, b) =>
     a === baselineArm ? -1 : b === baselineArm ? 1 : a < b ? -1 : a > b ? 1 : 0,
@@ -100,10 +106,10 @@ function suiteSummary(suite: string, rows: ResultRow[]): SuiteSummary {
       const s = criterionSummary(ok, c);
       if (s) scores[c] = s;
     }
-    return { arm, g, ok, scores, tokens: tokenSummary(ok), latency: latencySummary(ok) };
+    return { arm, g, rows: g, ok, scores, tokens: tokenSummary(ok), latency: latencySummary(ok) };
   });
   const base = parts.find((p) => p.arm === baselineArm) ?? null;
-  compareWithBaseline(parts, base, criteria, `${rows[0]!.seed}/${suite}`);
+  const families = compareWithBaseline(parts, base, criteria, primary, `${rows[0]!.seed}/${suite}`);
   const inline = parts.find((p) => p.g[0]!.strategy === 'inline');
   const arms = parts.map((p): ArmSummary => {
     const first = p.g[0]!;
@@ -141,6 +147,7 @@ function suiteSummary(suite: string, rows: ResultRow[]): SuiteSummary {
     reps: new Set(rows.map((r) => r.rep)).size,
     criteria,
     primaryCriterion: primary,
+    families,
     arms,
     judge: judgeReliability(rows, criteria),
   };

@@ -12,7 +12,7 @@ import type {
   TruncationMarker,
   ToolCall,
 } from '../harness/types.ts';
-import { countTokens } from '../harness/tokens.ts';
+import { countTokens, messagesTokens } from '../harness/tokens.ts';
 import { allTrailItems } from '../harness/transcript/view.ts';
 import { formatCall, renderMessages } from './render.ts';
 import { oneLine } from './brick.ts';
@@ -117,8 +117,16 @@ function pendingCalls(history: ChatMessage[]): ToolCall[] {
 export interface HandoffParts {
   system: string;
   messages: ChatMessage[];
-  /** The handoff payload proper, as the receiver sees it. */
+  /** The handoff payload proper, as text (what survival matching reads; `chars` counts it). */
   payload: string;
+  /**
+   * When the payload reaches the receiver as messages (own work replayed, narrated trails, a copied
+   * dialogue) rather than as one text: those messages, plus any text part placed elsewhere (a brick
+   * in the system framing). `tokens` then counts them the way the receiver's request is counted, so
+   * `handoff_tokens` is a part of `receiver_window_tokens_after` (docs/results.md#token-figures).
+   */
+  payloadMessages?: ChatMessage[];
+  payloadText?: string;
   tools?: ToolSpec[];
   runTool?: Handoff['runTool'];
   artifacts?: Record<string, unknown>;
@@ -135,7 +143,9 @@ export function finishHandoff(ctx: StrategyContext, parts: HandoffParts): Handof
   const calls = parts.calls ?? [];
   const stats: HandoffStats = {
     chars: parts.payload.length,
-    tokens: countTokens(parts.payload),
+    tokens: parts.payloadMessages
+      ? messagesTokens(parts.payloadMessages) + countTokens(parts.payloadText ?? '')
+      : countTokens(parts.payload),
     markers: parts.markers ?? [],
     retained: parts.retained ?? 0,
     dropped: parts.dropped ?? 0,

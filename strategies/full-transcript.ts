@@ -32,17 +32,18 @@ export const fullTranscript = defineStrategy<{ as: string }>({
         renderTranscript(s),
     );
     const payload = rendered.join('\n\n');
-    let messages: ChatMessage[];
-    if (params.as === 'messages')
-      messages = [
-        ...closePendingCall(history, "The other agent's working transcript follows as messages."),
-        ...sources.flatMap((s) => replayable(s.messages)),
-      ];
-    else messages = attachReturn(history, payload, "The other agent's full working transcript:");
+    const replayed = params.as === 'messages' ? sources.flatMap((s) => replayable(s.messages)) : null;
+    const messages: ChatMessage[] = replayed
+      ? [
+          ...closePendingCall(history, "The other agent's working transcript follows as messages."),
+          ...replayed,
+        ]
+      : attachReturn(history, payload, "The other agent's full working transcript:");
     return finishHandoff(ctx, {
       system: ctx.case.direction === 'return' ? framings.parent : framings.continuity,
       messages,
       payload,
+      ...(replayed ? { payloadMessages: replayed } : {}),
       retained: sources.reduce((n, s) => n + s.messages.length, 0),
     });
   },

@@ -45,6 +45,7 @@ export const inline = defineStrategy<{ replay: string }>({
       system: ctx.case.direction === 'return' ? framings.parent : framings.owner,
       messages,
       payload: renderTranscript({ messages: own.messages }),
+      payloadMessages: own.messages,
       retained: 'retained' in own ? own.retained : own.messages.length,
       ...('manifest' in own ? { manifest: own.manifest, dropped: own.dropped, markers: own.markers } : {}),
     });
@@ -85,6 +86,7 @@ function spawnInline(ctx: StrategyContext) {
     system: framings.owner,
     messages,
     payload: messages.map(renderMessage).join('\n\n'),
+    payloadMessages: messages,
     retained: messages.length,
     dropped: snap.dropped,
   });

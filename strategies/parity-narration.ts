@@ -138,6 +138,8 @@ export const parityNarration = defineStrategy<ParityParams>({
       system,
       messages: [...lead, ...trimmed.messages],
       payload: [brick?.text ?? '', ...trimmed.messages.map(renderMessage)].filter(Boolean).join('\n\n'),
+      payloadMessages: trimmed.messages,
+      payloadText: brick?.text,
       markers: [...(brick?.markers ?? []), ...kept.flatMap((s) => s.markers), ...trimmed.markers],
       retained: kept.reduce((n, s) => n + s.shown, 0),
       manifest: kept.reduce((n, s) => n + s.listed, 0),

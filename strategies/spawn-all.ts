@@ -25,6 +25,7 @@ export const spawnAll = defineStrategy({
       system: framings.child,
       messages,
       payload: messages.map(renderMessage).join('\n\n'),
+      payloadMessages: messages,
       retained: messages.length,
       dropped: snap.dropped,
       artifacts: {

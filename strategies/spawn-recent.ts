@@ -25,6 +25,7 @@ export const spawnRecent = defineStrategy<{ n: number }>({
       system: framings.child,
       messages,
       payload: messages.map(renderMessage).join('\n\n'),
+      payloadMessages: messages,
       retained: messages.length,
       dropped: ctx.case.source.messages.length - messages.length,
       artifacts: {

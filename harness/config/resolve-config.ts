@@ -61,6 +61,7 @@ export function resolveConfig(
     'prices',
     'gate',
     'maxErrorRate',
+    'primaryCriterion',
     'strategies',
   ]);
   for (const key of Object.keys(user))
@@ -123,6 +124,7 @@ export function resolveConfig(
       flag('--max-error-rate', flags.maxErrorRate, { from: 0, to: 1 }) ??
       check.share(user.maxErrorRate, 'maxErrorRate') ??
       gate.maxErrorRate,
+    primaryCriterion: check.stringRecord(user.primaryCriterion, 'primaryCriterion') ?? {},
     strategies: check.record(user.strategies, 'strategies') ?? {},
     quiet: flags.quiet ?? false,
     shard: parseShard(flags.shard, where),
@@ -266,6 +268,13 @@ class Checker {
     if (!Array.isArray(v) || v.some((x) => typeof x !== 'string'))
       this.fail(field, 'must be an array of strings', v);
     return v;
+  }
+  /** An object whose every value is a non-empty string (suite id → criterion). */
+  stringRecord(v: unknown, field: string): Record<string, string> | undefined {
+    const r = this.record(v as object | undefined, field) as Record<string, unknown> | undefined;
+    if (r === undefined) return undefined;
+    for (const [k, x] of Object.entries(r)) this.string(x, `${field}.${k}`);
+    return r as Record<string, string>;
   }
   record<T extends object>(v: T | undefined, field: string): T | undefined {
     if (v === undefined) return undefined;

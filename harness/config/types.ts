@@ -142,6 +142,15 @@ export interface UserConfig {
    * the count and the top reasons (the run itself is complete). @default gate.maxErrorRate
    */
   maxErrorRate?: number;
+  /**
+   * The primary criterion per suite id, overriding the suite's own (suite.json `primaryCriterion`,
+   * else its first criterion). Verdicts on the primary criterion are Holm-adjusted across the arms;
+   * every other criterion is secondary, Holm across arms × criteria (docs/results.md#statistics).
+   * Each key must be a suite under `casesDir` and each value one of that suite's criteria.
+   * @default {} (every suite's own primary criterion)
+   * @example { milk: 'verification_evidence' }
+   */
+  primaryCriterion?: Record<string, string>;
   /** Strategies defined inline (by name), in addition to the registered ones. */
   strategies?: Record<string, Strategy<any>>;
 }
@@ -169,6 +178,7 @@ export interface ResolvedConfig {
   prices: Record<string, Price>;
   gate: ResolvedGateThresholds;
   maxErrorRate: number;
+  primaryCriterion: Record<string, string>;
   strategies: Record<string, Strategy<any>>;
   quiet: boolean;
   shard: { index: number; count: number } | null;

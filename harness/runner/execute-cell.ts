@@ -233,6 +233,7 @@ function baseRow(cell: PlannedCell, env: CellEnv): ResultRow {
     seed: env.config.seed,
     harness_version: env.harnessVersion,
     baseline_arm: cell.baselineArm,
+    primary_criterion: cell.primaryCriterion,
     handoff_tokens: 0,
     handoff_chars: 0,
     receiver_window_tokens_before: 0,

@@ -1,6 +1,7 @@
 import type { Arm, Case, Cell, Suite } from '../types.ts';
 import type { ResolvedConfig } from '../config/types.ts';
-import { UnknownNameError } from '../errors.ts';
+import { ConfigError, UnknownNameError } from '../errors.ts';
+import { listSuiteIds } from '../../cases/load.ts';
 import { getStrategy } from '../../strategies/index.ts';
 import { resolveParams } from '../../strategies/define.ts';
 import { shardOf } from './shard.ts';
@@ -13,11 +14,14 @@ export interface PlannedCell extends Cell {
   baselineArm: string;
   /** Live mode (docs/live.md): the source agent re-runs over the case's world; absent = recorded. */
   live?: LiveSettings;
+  /** The suite's primary criterion, recorded on the row (reports build the Holm families from it). */
+  primaryCriterion: string;
 }
 
 /** suite × case × arm × rep, in a stable order; arm filters and strategy params checked up front. */
 export function planCells(suites: Suite[], config: ResolvedConfig): PlannedCell[] {
   const cells: PlannedCell[] = [];
+  const primary = primaryCriteria(suites, config);
   const allArmNames = new Set(suites.flatMap((s) => s.arms.map((a) => a.name)));
   if (config.arms !== 'all')
     for (const a of config.arms)
@@ -58,6 +62,7 @@ export function planCells(suites: Suite[], config: ResolvedConfig): PlannedCell[
             params: params.get(arm.name)!,
             baselineArm: suite.baselineArm,
             ...(live.get(arm.name) ? { live: live.get(arm.name) } : {}),
+            primaryCriterion: primary.get(suite.id)!,
           });
         }
       }
@@ -66,6 +71,35 @@ export function planCells(suites: Suite[], config: ResolvedConfig): PlannedCell[
   return config.shard
     ? cells.filter((c) => shardOf(c.id, config.shard!.count) === config.shard!.index)
     : cells;
+}
+
+/**
+ * Each suite's primary criterion: the config's `primaryCriterion[suite]` > suite.json's > the suite's
+ * first criterion. An override naming no suite under casesDir, or no criterion of its suite, fails.
+ */
+function primaryCriteria(suites: Suite[], config: ResolvedConfig): Map<string, string> {
+  const where = config.configFile ?? 'config';
+  const overrides = config.primaryCriterion ?? {};
+  const known = new Set([...listSuiteIds(config.casesDir), ...suites.map((s) => s.id)]);
+  for (const id of Object.keys(overrides))
+    if (!known.has(id))
+      throw new ConfigError(
+        where,
+        `primaryCriterion.${id}`,
+        `unknown suite; valid: ${[...known].sort().join(', ')}`,
+      );
+  const out = new Map<string, string>();
+  for (const s of suites) {
+    const chosen = overrides[s.id] ?? s.primaryCriterion ?? s.criteria[0]!;
+    if (!s.criteria.includes(chosen))
+      throw new ConfigError(
+        where,
+        `primaryCriterion.${s.id}`,
+        `"${chosen}" is not one of the suite's criteria (${s.criteria.join(', ')})`,
+      );
+    out.set(s.id, chosen);
+  }
+  return out;
 }
 
 function checkArm(arm: Arm, suite: Suite, config: ResolvedConfig): void {

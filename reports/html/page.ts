@@ -86,38 +86,18 @@ function suiteSection(suite: SuiteSummary, rows: readonly ResultRow[]): SafeHtml
     new Set([1, 2, 3, 4, 5, 7, 8]),
   );
   const scores = table(
-    [
-      'criterion',
-      'arm',
-      'n',
-      'mean [95% CI]',
-      'Δ vs baseline [95% CI]',
-      'p (Holm)',
-      'verdict',
-      'MDE (80%)',
-      'unscored',
-    ],
+    ['criterion', 'arm', 'n', 'mean [95% CI]', 'unscored'],
     suite.criteria.flatMap((c) =>
       suite.arms
         .filter((a) => a.scores[c])
         .map((a): Cell[] => {
           const s = a.scores[c]!;
-          const v = s.vsBaseline;
-          return [
-            c,
-            armLabel(a),
-            String(s.n),
-            f.meanCi(s),
-            f.diffCi(v),
-            f.pValue(v?.pHolm ?? null),
-            verdictCell(v?.verdict),
-            f.mde(v),
-            f.unscoredText(s),
-          ];
+          return [c, armLabel(a), String(s.n), f.meanCi(s), f.unscoredText(s)];
         }),
     ),
-    new Set([2, 5, 7, 8]),
+    new Set([2, 4]),
   );
+  const comparisons = comparisonSection(suite);
   const usage = table(
     [
       'arm',
@@ -188,6 +168,49 @@ function suiteSection(suite: SuiteSummary, rows: readonly ResultRow[]): SafeHtml
   }${j.survival ? html`<li>survival: ${f.survivalAgreementText(j.survival)}</li>` : ''}</ul>`;
   return html`<section class="suite" id="suite-${anchor(suite.suite)}"><h2>${suite.suite} <small>${f.plural(suite.cases, 'case')} × ${f.plural(suite.reps, 'rep')} · baseline ${suite.baselineArm}${suite.baselinePresent ? '' : ' (not in this run)'} · ${f.labels(suite)}</small></h2>
 ${headline}${liveSection(suite)}<div class="charts">${charts}</div>
-<h3>Scores</h3>${scores}<h3>Tokens, latency, cost</h3>${usage}${kinds.length ? html`<h3>Assumption survival by kind</h3>${survival}` : ''}${locRows.length ? html`<h3>Survival by kind × claim location (payload → answer)</h3>${byLocation}` : ''}${checkNames.length ? html`<h3>Deterministic checks (failed / ok cells)</h3>${checks}` : ''}<h3>Judge reliability</h3>${judge}
+<h3>Scores (1–5): mean [95% CI] per arm</h3>${scores}${comparisons}<h3>Tokens, latency, cost</h3>${usage}${kinds.length ? html`<h3>${f.survivalHeading}</h3>${survival}` : ''}${locRows.length ? html`<h3>Survival by kind × claim location (payload → answer)</h3>${byLocation}` : ''}${checkNames.length ? html`<h3>Deterministic checks (failed / ok cells)</h3>${checks}` : ''}<h3>Judge reliability</h3>${judge}
 ${drilldown(suite, rows)}</section>`;
+}
+
+/** Every comparison with the baseline: its family, pairs, means over the pairs, test, verdict, MDE at α/m. */
+function comparisonSection(suite: SuiteSummary): SafeHtml | string {
+  const fams = [suite.families.primary, suite.families.secondary].filter((x) => x !== null);
+  if (fams.length === 0) return html`<p class="muted">${f.intervalNote.replace(/_/g, '')}</p>`;
+  const rows = suite.criteria.flatMap((c) =>
+    suite.arms.flatMap((a): Cell[][] => {
+      const v = a.scores[c]?.vsBaseline;
+      if (!v) return [];
+      return [
+        [
+          v.family.name,
+          c,
+          armLabel(a),
+          f.pairsText(v),
+          f.pairedMeans(v),
+          f.diffCi(v),
+          f.testName(v),
+          f.pValue(v.pHolm),
+          verdictCell(v.verdict),
+          f.mde(v),
+        ],
+      ];
+    }),
+  );
+  const t = table(
+    [
+      'family',
+      'criterion',
+      'arm',
+      'pairs',
+      'means over the pairs (arm vs baseline)',
+      'Δ [95% CI]',
+      'test',
+      'p (Holm)',
+      'verdict',
+      'MDE (80% power, α/m)',
+    ],
+    rows,
+    new Set([3, 7, 9]),
+  );
+  return html`<h3>Paired differences vs ${suite.baselineArm}</h3><ul>${fams.map((x) => html`<li><b>${f.familyText(x)}</b></li>`)}</ul>${t}<p class="muted">${f.intervalNote.replace(/_/g, '')}</p>`;
 }

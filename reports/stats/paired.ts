@@ -1,8 +1,10 @@
 import type { ResultRow } from '../../harness/types.ts';
-import { clusteredMean, type Observation } from './clustered.ts';
+import { clusteredMean, clusterTotals, type ClusteredEstimate, type Observation } from './clustered.ts';
 import { clusterBootstrapCi } from './bootstrap.ts';
-import { minimumDetectableEffect } from './power.ts';
+import { detectableEffect, type Mde } from './power.ts';
 import { seededRandom } from './random.ts';
+import { differenceBounds, SCORE_SCALE, withinBounds, type Bounds, type IntervalBound } from './scale.ts';
+import { EXACT_MAX_CASES, signFlipTest } from './sign-flip.ts';
 import { tTwoSidedP } from './t-dist.ts';
 
 /** The per-cell score a paired comparison needs — what a baseline file keeps instead of transcripts. */
@@ -15,30 +17,42 @@ export interface ScoredCell {
 
 export type Verdict = 'better' | 'worse' | 'within noise' | 'not enough data';
 
+/** Which test gave p and the interval (docs/results.md#statistics says when each is used). */
+export type PairedTest = 'clustered-t' | 'sign-flip-exact' | 'sign-flip-monte-carlo';
+
 export interface PairedOptions {
   /** Pair cells on case × rep (the sim's common random numbers make reps comparable) or on case means. @default 'case-rep' */
   pairOn?: 'case-rep' | 'case';
   /** Confidence level of the interval. @default 0.95 */
   level?: number;
-  /** Significance level of the verdict and of the MDE. @default 0.05 */
+  /** Significance level of the verdict and of the MDE (pass α/m for a family of m). @default 0.05 */
   alpha?: number;
   /** Cluster-bootstrap resamples for a second interval; 0 skips it. @default 0 */
   bootstrap?: number;
-  /** Seeds the bootstrap (e.g. `${row.seed}/${suite}/${arm}/${criterion}`). @default 0 */
+  /** Seeds the bootstrap and Monte Carlo sign flips (e.g. `${row.seed}/${suite}/${arm}/${criterion}`). @default 0 */
   seed?: string | number;
+  /** The scale the scores live on; intervals are reported within what a difference on it can be. null: no bounds. @default [1, 5] */
+  scale?: Bounds | null;
 }
 
 export interface PairedDifference {
   /** Mean of (treatment − baseline) over pairs; positive = treatment scores higher. Null without pairs. */
   diff: number | null;
+  /** Both sides' means over the same pairs: treatment − baseline = diff. */
+  means: { treatment: number; baseline: number } | null;
   se: number | null;
   df: number;
-  /** t interval, clustered by case. */
+  /** The interval at `level` by the test in `test`, within the scale's bounds (see ciBound). */
   ci: [number, number] | null;
+  /** 'clipped': the interval ran past what a difference on the scale can be; 'unbounded': no finite end (too few cases). */
+  ciBound: IntervalBound;
   /** Two-sided p of diff = 0 (unadjusted). */
   p: number | null;
-  /** Minimum detectable effect at 80% power, given this SE (at `alpha`). */
-  mde80: number | null;
+  test: PairedTest | null;
+  /** The smallest p the test can give here (the sign-flip test's 2/2^n); null for the t test. */
+  minP: number | null;
+  /** Minimum detectable effect at 80% power at `alpha`. */
+  mde: Mde;
   pairs: number;
   clusters: number;
   /** Scored cells on either side that found no partner (errors, unscored, missing reps). */
@@ -57,10 +71,11 @@ export function scoredCells(rows: readonly ResultRow[], criterion: string): Scor
 }
 
 /**
- * The paired difference treatment − baseline with a 95% interval clustered by case, its p-value,
- * the MDE and a verdict. Pairing removes case difficulty from the comparison, and clustering keeps
- * the reps of one case from counting as independent evidence. A cell listed twice counts once (the
- * last one).
+ * The paired difference treatment − baseline with its interval, p-value, MDE and a verdict. Pairing
+ * removes case difficulty from the comparison, and the test works on whole cases so the reps of one
+ * case never count as independent evidence: the exact sign-flip test with up to EXACT_MAX_CASES
+ * cases or when the differences do not vary between cases (SE 0), else the clustered t test. A cell
+ * listed twice counts once (the last one).
  *
  *     pairedDifference(scoredCells(contractRows, 'correctness'), scoredCells(inlineRows, 'correctness'), { seed: 7 })
  */
@@ -71,10 +86,18 @@ export function pairedDifference(
 ): PairedDifference {
   const pairOn = opts.pairOn ?? 'case-rep';
   const alpha = opts.alpha ?? 0.05;
-  const { obs, unpaired } =
-    pairOn === 'case' ? pairCaseMeans(treatment, baseline) : pairCells(treatment, baseline);
-  const est = clusteredMean(obs, opts.level ?? 0.95);
-  const base = { pairs: obs.length, unpaired, pairOn, clusters: est?.clusters ?? 0 };
+  const level = opts.level ?? 0.95;
+  const seed = String(opts.seed ?? 0);
+  const paired = pairOn === 'case' ? pairCaseMeans(treatment, baseline) : pairCells(treatment, baseline);
+  const { obs } = paired;
+  const est = clusteredMean(obs, level);
+  const base = {
+    pairs: obs.length,
+    unpaired: paired.unpaired,
+    means: paired.means,
+    pairOn,
+    clusters: est?.clusters ?? 0,
+  };
   if (!est || est.se === null) {
     return {
       ...base,
@@ -82,23 +105,23 @@ export function pairedDifference(
       se: null,
       df: 0,
       ci: null,
+      ciBound: null,
       p: null,
-      mde80: null,
+      test: null,
+      minP: null,
+      mde: detectableEffect({ se: null, df: 0, minP: null }, alpha),
       bootstrap: null,
       verdict: 'not enough data',
     };
   }
-  const p = est.se > 0 ? tTwoSidedP(est.mean / est.se, est.df) : est.mean === 0 ? 1 : 0;
+  const tested = testOf(obs, est, level, seed);
+  const scale = opts.scale === undefined ? SCORE_SCALE : opts.scale;
+  const { ci, bound } = withinBounds(tested.ci, scale ? differenceBounds(scale) : null);
   const resamples = opts.bootstrap ?? 0;
-  const seed = String(opts.seed ?? 0);
   const bootstrap =
     resamples > 0
       ? {
-          ci: clusterBootstrapCi(obs, {
-            resamples,
-            level: opts.level,
-            rand: seededRandom('paired-bootstrap', seed),
-          }),
+          ci: clusterBootstrapCi(obs, { resamples, level, rand: seededRandom('paired-bootstrap', seed) }),
           resamples,
           seed,
         }
@@ -108,12 +131,35 @@ export function pairedDifference(
     diff: est.mean,
     se: est.se,
     df: est.df,
-    ci: est.ci,
-    p,
-    mde80: minimumDetectableEffect(est.se, est.df, { alpha }),
+    ci,
+    ciBound: bound,
+    p: tested.p,
+    test: tested.test,
+    minP: tested.minP,
+    mde: detectableEffect({ se: est.se, df: est.df, minP: tested.minP }, alpha),
     bootstrap,
-    verdict: verdictOf(est.mean, p, alpha),
+    verdict: verdictOf(est.mean, tested.p, alpha),
   };
+}
+
+/** Sign flips when cases are few or the differences never vary (SE 0 would make a t test certain); else t. */
+function testOf(
+  obs: Observation[],
+  est: ClusteredEstimate,
+  level: number,
+  seed: string,
+): { p: number; ci: [number, number]; test: PairedTest; minP: number | null } {
+  if (est.clusters <= EXACT_MAX_CASES || est.se === 0) {
+    const { sums, counts } = clusterTotals(obs);
+    const r = signFlipTest(sums, counts, { level, rand: seededRandom('sign-flip', seed) });
+    return {
+      p: r.p,
+      ci: r.ci,
+      test: r.method === 'exact' ? 'sign-flip-exact' : 'sign-flip-monte-carlo',
+      minP: r.minP,
+    };
+  }
+  return { p: tTwoSidedP(est.mean / est.se!, est.df), ci: est.ci!, test: 'clustered-t', minP: null };
 }
 
 /** pairedDifference straight from result rows of two arms (ok rows; unscored cells are skipped). */
@@ -137,28 +183,39 @@ const key = (c: ScoredCell) => `${c.case_id}\u0000${c.rep}`;
 
 function scoredByKey(cells: readonly ScoredCell[]): Map<string, ScoredCell> {
   const m = new Map<string, ScoredCell>();
-  for (const c of cells) if (c.value !== null && Number.isFinite(c.value)) m.set(key(c), c);
+  for (const c of cells) m.set(key(c), c);
+  for (const [k, c] of m) if (c.value === null || !Number.isFinite(c.value)) m.delete(k);
   return m;
 }
 
-function pairCells(
-  treatment: readonly ScoredCell[],
-  baseline: readonly ScoredCell[],
-): { obs: Observation[]; unpaired: number } {
+interface Paired {
+  obs: Observation[];
+  unpaired: number;
+  means: PairedDifference['means'];
+}
+
+function pairCells(treatment: readonly ScoredCell[], baseline: readonly ScoredCell[]): Paired {
   const t = scoredByKey(treatment);
   const b = scoredByKey(baseline);
   const obs: Observation[] = [];
+  let st = 0;
+  let sb = 0;
   for (const [k, c] of t) {
     const other = b.get(k);
-    if (other) obs.push({ cluster: c.case_id, value: c.value! - other.value! });
+    if (!other) continue;
+    obs.push({ cluster: c.case_id, value: c.value! - other.value! });
+    st += c.value!;
+    sb += other.value!;
   }
-  return { obs, unpaired: t.size + b.size - 2 * obs.length };
+  const n = obs.length;
+  return {
+    obs,
+    unpaired: t.size + b.size - 2 * n,
+    means: n ? { treatment: st / n, baseline: sb / n } : null,
+  };
 }
 
-function pairCaseMeans(
-  treatment: readonly ScoredCell[],
-  baseline: readonly ScoredCell[],
-): { obs: Observation[]; unpaired: number } {
+function pairCaseMeans(treatment: readonly ScoredCell[], baseline: readonly ScoredCell[]): Paired {
   const means = (cells: readonly ScoredCell[]) => {
     const acc = new Map<string, { s: number; n: number }>();
     for (const c of scoredByKey(cells).values()) {
@@ -173,11 +230,19 @@ function pairCaseMeans(
   const b = means(baseline);
   const obs: Observation[] = [];
   let unpaired = 0;
+  let st = 0;
+  let sb = 0;
   for (const [caseId, a] of t) {
     const other = b.get(caseId);
-    if (other) obs.push({ cluster: caseId, value: a.s / a.n - other.s / other.n });
-    else unpaired += a.n;
+    if (!other) {
+      unpaired += a.n;
+      continue;
+    }
+    obs.push({ cluster: caseId, value: a.s / a.n - other.s / other.n });
+    st += a.s / a.n;
+    sb += other.s / other.n;
   }
   for (const [caseId, a] of b) if (!t.has(caseId)) unpaired += a.n;
-  return { obs, unpaired };
+  const n = obs.length;
+  return { obs, unpaired, means: n ? { treatment: st / n, baseline: sb / n } : null };
 }

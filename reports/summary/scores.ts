@@ -1,15 +1,18 @@
 import type { ResultRow } from '../../harness/types.ts';
 import { clusteredMean } from '../stats/clustered.ts';
-import { holm } from '../stats/holm.ts';
-import { pairedDifference, scoredCells, verdictOf } from '../stats/paired.ts';
-import type { CriterionSummary, PassRate } from './types.ts';
+import { holmFamily } from '../stats/family.ts';
+import { pairedDifference, scoredCells, verdictOf, type PairedDifference } from '../stats/paired.ts';
+import { detectableEffect } from '../stats/power.ts';
+import { SCORE_SCALE, withinBounds } from '../stats/scale.ts';
+import { pairAccount } from './pairs.ts';
+import type { ComparisonFamily, CriterionSummary, FamilySummary, PassRate, SuiteSummary } from './types.ts';
 
 export const LEVEL = 0.95;
 export const ALPHA = 0.05;
 export const BOOTSTRAP_RESAMPLES = 2000;
 export const PASS_THRESHOLD = 4;
 
-/** Mean and clustered CI of one arm on one criterion (no comparison yet). */
+/** Mean and clustered CI of one arm on one criterion (no comparison yet), the CI within 1–5. */
 export function criterionSummary(ok: readonly ResultRow[], criterion: string): CriterionSummary | null {
   const present = ok.filter((r) => criterion in r.scores);
   if (present.length === 0) return null;
@@ -22,59 +25,119 @@ export function criterionSummary(ok: readonly ResultRow[], criterion: string): C
     const why = r.unscored?.[criterion];
     if (why) unlabelled[why] = (unlabelled[why] ?? 0) + 1;
   }
+  const bounded = est?.ci ? withinBounds(est.ci, SCORE_SCALE) : null;
   return {
     n: obs.length,
     unscored: present.length - obs.length,
     unlabelled,
     mean: est?.mean ?? null,
     se: est?.se ?? null,
-    ci: est?.ci ?? null,
+    ci: bounded?.ci ?? null,
+    ciBound: bounded?.bound ?? null,
     clusters: est?.clusters ?? 0,
     vsBaseline: null,
   };
 }
 
+/** What compareWithBaseline needs of an arm: all its rows, its ok rows, and its criterion summaries to fill. */
+export interface ArmPart {
+  arm: string;
+  rows: readonly ResultRow[];
+  ok: readonly ResultRow[];
+  scores: Record<string, CriterionSummary>;
+}
+
+interface Member {
+  arm: ArmPart;
+  criterion: string;
+  d: PairedDifference;
+}
+
 /**
- * Paired comparisons of every other arm with the baseline on each criterion, Holm-adjusted within
- * (suite, criterion): the family is "which arms differ from the baseline on this criterion".
- * The verdict uses the adjusted p; the interval stays the per-comparison 95% interval.
+ * Paired comparisons of every other arm with the baseline on each criterion, in two Holm families:
+ * the primary criterion across arms, and every other criterion across arms × criteria. The verdict
+ * uses the family-adjusted p and the MDE is stated at the family's α/m; the interval stays the
+ * per-comparison 95% interval.
  */
 export function compareWithBaseline(
-  arms: { arm: string; ok: readonly ResultRow[]; scores: Record<string, CriterionSummary> }[],
-  baseline: { arm: string; ok: readonly ResultRow[] } | null,
+  arms: readonly ArmPart[],
+  baseline: ArmPart | null,
   criteria: readonly string[],
+  primary: string | null,
   seed: string,
-): void {
-  if (!baseline) return;
+): SuiteSummary['families'] {
+  if (!baseline) return { primary: null, secondary: null };
+  const members: Member[] = [];
   for (const criterion of criteria) {
-    const others = arms.filter((a) => a.arm !== baseline.arm && a.scores[criterion]);
     const base = scoredCells(baseline.ok, criterion);
     if (base.length === 0) continue;
-    const diffs = others.map((a) =>
-      pairedDifference(scoredCells(a.ok, criterion), base, {
+    for (const a of arms) {
+      if (a.arm === baseline.arm || !a.scores[criterion]) continue;
+      const d = pairedDifference(scoredCells(a.ok, criterion), base, {
         level: LEVEL,
         alpha: ALPHA,
         bootstrap: BOOTSTRAP_RESAMPLES,
         seed: `${seed}/${a.arm}/${criterion}`,
-      }),
-    );
-    const adjusted = holm(diffs.map((d) => d.p));
-    const family = adjusted.filter((p) => p !== null).length;
-    others.forEach((a, i) => {
-      const d = diffs[i]!;
-      a.scores[criterion]!.vsBaseline = {
-        ...d,
-        pHolm: adjusted[i]!,
-        family,
-        verdict: verdictOf(d.diff, adjusted[i]!, ALPHA),
-      };
-    });
+      });
+      members.push({ arm: a, criterion, d });
+    }
   }
+  const fill = (name: ComparisonFamily['name'], group: Member[]) =>
+    group.length ? assignFamily(name, group, baseline) : null;
+  return {
+    primary: fill(
+      'primary',
+      members.filter((m) => m.criterion === primary),
+    ),
+    secondary: fill(
+      'secondary',
+      members.filter((m) => m.criterion !== primary),
+    ),
+  };
 }
 
-/** The criterion the pass-rate uses: correctness when present, else the suite's first criterion. */
-export function primaryCriterion(criteria: readonly string[]): string | null {
-  return criteria.includes('correctness') ? 'correctness' : (criteria[0] ?? null);
+function assignFamily(name: ComparisonFamily['name'], group: Member[], baseline: ArmPart): FamilySummary {
+  const adj = holmFamily(
+    group.map((m) => m.d.p),
+    ALPHA,
+  );
+  const family: ComparisonFamily = { name, size: adj.size, testAlpha: adj.testAlpha };
+  let flagged = 0;
+  group.forEach((m, i) => {
+    const pHolm = adj.adjusted[i]!;
+    const verdict = verdictOf(m.d.diff, pHolm, ALPHA);
+    if (verdict === 'better' || verdict === 'worse') flagged++;
+    m.arm.scores[m.criterion]!.vsBaseline = {
+      ...m.d,
+      pHolm,
+      family,
+      verdict,
+      mde: detectableEffect(m.d, adj.testAlpha),
+      cells: pairAccount(m.arm.rows, baseline.rows, m.criterion),
+    };
+  });
+  return { ...family, criteria: [...new Set(group.map((m) => m.criterion))], flagged };
+}
+
+/**
+ * The suite's primary criterion: the one its rows name (suite.json / config, recorded per cell), if
+ * it is scored; else the suite's first criterion (journals from before rows carried it).
+ */
+export function primaryCriterion(rows: readonly ResultRow[], criteria: readonly string[]): string | null {
+  const named = mostCommonNamed(rows.map((r) => r.primary_criterion ?? null));
+  if (named !== null && criteria.includes(named)) return named;
+  return criteria[0] ?? null;
+}
+
+function mostCommonNamed(xs: readonly (string | null)[]): string | null {
+  const counts = new Map<string, number>();
+  for (const x of xs) if (x) counts.set(x, (counts.get(x) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? null;
+}
+
+/** Primary first, then the others in the order the suite scores them. */
+export function orderCriteria(criteria: readonly string[], primary: string | null): string[] {
+  return primary ? [primary, ...criteria.filter((c) => c !== primary)] : [...criteria];
 }
 
 /** Cells scoring ≥ 4 on the primary criterion, out of its scored cells (the seed's "24/30"). */

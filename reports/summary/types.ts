@@ -3,6 +3,8 @@ import type { PairedDifference, Verdict } from '../stats/paired.ts';
 import type { LiveSimNote, LiveSummary } from './live.ts';
 
 export type { LiveSimNote, LiveSummary } from './live.ts';
+import type { Mde } from '../stats/power.ts';
+import type { IntervalBound } from '../stats/scale.ts';
 
 /**
  * What summarize(rows) computes once and every formatter renders (report.json is this object).
@@ -10,7 +12,7 @@ export type { LiveSimNote, LiveSummary } from './live.ts';
  * rows as a set: row order, sharding and concurrency do not change it.
  */
 export interface Summary {
-  schema: 'handoff-eval/summary@1';
+  schema: 'handoff-eval/summary@2';
   runId: string;
   /** True when any role ran on the sim provider: the numbers are a simulation, not a measurement. */
   simulated: boolean;
@@ -37,7 +39,9 @@ export interface MethodNote {
   interval: string;
   pairing: string;
   multiplicity: string;
+  test: string;
   mde: string;
+  scale: string;
   bootstrap: string;
   pass: string;
   survival: string;
@@ -54,8 +58,14 @@ export interface SuiteSummary {
   labels: { proposed: number; confirmed: number };
   reps: number;
   criteria: string[];
-  /** The criterion the pass-rate "score" uses: correctness when the suite has it, else its first. */
+  /**
+   * The suite's primary criterion (rows' `primary_criterion`: suite.json's `primaryCriterion`, the
+   * config's override, else the suite's first criterion). Its verdicts form the primary family; the
+   * pass-rate "score" uses it.
+   */
   primaryCriterion: string | null;
+  /** The two Holm families of verdicts vs the baseline (null when there is nothing to compare). */
+  families: { primary: FamilySummary | null; secondary: FamilySummary | null };
   /** Baseline first, then arms by name. */
   arms: ArmSummary[];
   judge: JudgeReliability;
@@ -119,19 +129,56 @@ export interface CriterionSummary {
   unlabelled: Record<string, number>;
   mean: number | null;
   se: number | null;
+  /** Clustered t interval, within the 1–5 scale (see ciBound). */
   ci: [number, number] | null;
+  /** 'clipped' when the t interval ran past the scale and was cut at its edge. */
+  ciBound: IntervalBound;
   clusters: number;
   /** Null for the baseline arm itself, or when the baseline arm is absent. */
   vsBaseline: Comparison | null;
 }
 
 export interface Comparison extends PairedDifference {
-  /** Holm-adjusted p across the arms compared with the baseline on this criterion. */
+  /** Holm-adjusted p within the comparison's family. */
   pHolm: number | null;
-  /** Comparisons in the Holm family. */
-  family: number;
+  family: ComparisonFamily;
   /** From pHolm. */
   verdict: Verdict;
+  /** At the family's α/m (Holm's first step), not at the unadjusted α. */
+  mde: Mde;
+  /** The cells of both arms, the pairs made of them and why the rest were dropped. */
+  cells: PairAccount;
+}
+
+/**
+ * primary: the suite's primary criterion, Holm across the arms compared with the baseline.
+ * secondary: every other criterion, Holm across arms × criteria.
+ */
+export interface ComparisonFamily {
+  name: 'primary' | 'secondary';
+  /** Comparisons with a p-value in the family: m. */
+  size: number;
+  /** α/m, the level of Holm's first step: the MDE is stated at it. */
+  testAlpha: number;
+}
+
+export interface FamilySummary extends ComparisonFamily {
+  criteria: string[];
+  /** Verdicts better / worse in the family. */
+  flagged: number;
+}
+
+export interface PairAccount {
+  /** Cells of the arm and of the baseline arm, every status. */
+  arm: number;
+  baseline: number;
+  /** Case × rep cells scored on both sides. */
+  pairs: number;
+  /**
+   * Case × rep cells of either arm that formed no pair, by the first reason that applies: an error
+   * row on either side, an unscored judgement on either side, no cell on the other side.
+   */
+  dropped: { error: number; unscored: number; missing: number };
 }
 
 export interface PassRate {

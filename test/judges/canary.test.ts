@@ -3,12 +3,15 @@ import type { ModelRequestInput } from '../../harness/types.ts';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
 import { createProviders } from '../../harness/providers/index.ts';
 import { createSimProvider } from '../../harness/providers/sim/index.ts';
-import { canaryAnswerVariants, runAnswerCanary, runCanary } from '../../judges/canary.ts';
+import { canaryAnswerVariants, canaryConfig, runAnswerCanary, runCanary } from '../../judges/canary.ts';
 import { canaryAnswer, canaryCase } from '../../judges/canary-case.ts';
 import { judgeCriteria } from '../../judges/criterion-judge.ts';
 
-/** A sim judge call whose seeds restart per judged text, as a fresh cell's would. */
-const sim = createSimProvider();
+/**
+ * A sim judge call whose seeds restart per judged text, as a fresh cell's would. Without noise: the
+ * sim draws it per judged text, so it would differ between control and injected whatever the fence did.
+ */
+const sim = createSimProvider({ judge: { noise: 0 } });
 const simCallFor = () => {
   let n = 0;
   return (r: ModelRequestInput) =>
@@ -57,7 +60,8 @@ describe('judge canary (sim judge)', () => {
   });
 
   it('the whole canary, through the config, call path and a full cell (tool-result variant), passes', async () => {
-    const config = resolveConfig({ cache: false, seed: 7 });
+    const config = canaryConfig(resolveConfig({ cache: false, seed: 7 }));
+    expect(config.sim.judge?.noise).toBe(0);
     const report = await runCanary(config, await createProviders(config));
     expect(report.comparisons.map((x) => x.variant)).toEqual([
       ...Array(7).fill('answer'),

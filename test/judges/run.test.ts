@@ -12,7 +12,7 @@ describe('judges in a run (sim, judge.samples = 3)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'he-judges-'));
     writeFileSync(
       join(dir, 'eval.config.ts'),
-      `export default { casesDir: ${JSON.stringify(join(repoRoot, 'test/fixtures/cases'))}, reps: 4, seed: 11, cache: false, judge: { samples: 3 } };\n`,
+      `export default { casesDir: ${JSON.stringify(join(repoRoot, 'test/fixtures/cases'))}, reps: 10, seed: 11, cache: false, judge: { samples: 3 } };\n`,
     );
     const r = runCli(['run', '--out', join(dir, 'runs'), '--quiet'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
@@ -21,7 +21,7 @@ describe('judges in a run (sim, judge.samples = 3)', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as ResultRow);
-    expect(rows).toHaveLength(3 * 4);
+    expect(rows).toHaveLength(3 * 10);
     for (const row of rows) {
       expect(row.status).toBe('ok');
       expect(row.survival_agreement).toBeNull();
@@ -42,7 +42,9 @@ describe('judges in a run (sim, judge.samples = 3)', () => {
     expect(rel.map((x) => x.criterion).sort()).toEqual(['caveat_carrying', 'correctness']);
     for (const x of rel) {
       expect(x.samples).toBe(3);
-      // Sim judge noise (15% per score) makes samples disagree sometimes, but not mostly.
+      // Sim judge noise (15% per score) makes samples disagree sometimes, but not mostly. The three arms'
+      // answers are the same text here, so there are 10 independent units (one per rep): expected
+      // exact agreement 0.85³ + 0.15³ + (1 − those)·⅓ ≈ 0.745, ± 0.10.
       expect(x.testRetest.exact).toBeGreaterThan(0.5);
       expect(x.testRetest.exact).toBeLessThan(1);
     }

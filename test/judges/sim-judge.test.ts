@@ -107,12 +107,16 @@ describe('sim judge noise', () => {
     expect(addNoise(1, 0.01, 0.15)).toBe(2);
   });
 
-  it('changes ~15% of scores, independently per criterion, keyed by (seed, criterion) only', () => {
+  it('changes ~15% of scores, independently per criterion and per judged answer (not shared across arms)', () => {
     const noisy = { ...quiet, noise: 0.15 };
+    const otherAnswer = good.replace('\n- Verified: npm test: 48 passed.', '');
+    expect(otherAnswer).not.toBe(good);
     const base = scoresFor(good);
+    const otherBase = scoresFor(otherAnswer);
     const criteria = Object.keys(base);
     let changed = 0;
     let both = 0;
+    let jointAcrossAnswers = 0;
     const n = 600;
     for (let i = 0; i < n; i++) {
       const seed = `7/canary-1/${i}/judge#0`;
@@ -120,16 +124,22 @@ describe('sim judge noise', () => {
       const moved = criteria.map((k) => s[k] !== base[k]);
       changed += moved.filter(Boolean).length;
       if (moved[0] && moved[1]) both++;
-      // Same seed, different answer text: the same criteria move (the draw does not depend on the text).
-      const other = scoresFor(good.replace('- Verified: npm test: 48 passed.\n', ''), noisy, seed);
-      const otherBase = scoresFor(good.replace('- Verified: npm test: 48 passed.\n', ''));
-      expect(criteria.map((k) => other[k] !== otherBase[k])).toEqual(moved);
+      // The same answer judged with the same seed is judged the same (a real judge's identical request).
+      expect(scoresFor(good, noisy, seed)).toEqual(s);
+      // Another answer (another arm's) on the same case, rep and call: its own, independent draws.
+      const other = scoresFor(otherAnswer, noisy, seed);
+      const otherMoved = criteria.map((k) => other[k] !== otherBase[k]);
+      jointAcrossAnswers += moved.filter((m, j) => m && otherMoved[j]).length;
     }
-    const rate = changed / (n * criteria.length);
+    const cells = n * criteria.length;
+    const rate = changed / cells;
     expect(rate).toBeGreaterThan(0.12);
     expect(rate).toBeLessThan(0.18);
     // Independent criteria: both move ≈ 0.15² = 0.0225 of the time, not ≈ 0.15.
     expect(both / n).toBeLessThan(0.06);
+    // Independent answers: the same criterion moves for both ≈ 0.0225 of the time; shared draws gave 0.15.
+    expect(jointAcrossAnswers / cells).toBeLessThan(0.05);
+    expect(jointAcrossAnswers / cells).toBeGreaterThan(0.005);
   });
 
   it('says so in the rationale when noise moved a score', () => {

@@ -13,6 +13,8 @@ const comparisons = (spec: SyntheticSpec): Comparison[] =>
   summarize(syntheticRows(spec)).suites[0]!.arms.flatMap((a) =>
     a.scores.correctness?.vsBaseline ? [a.scores.correctness.vsBaseline] : [],
   );
+const comparisonOf = (spec: SyntheticSpec, arm: string): Comparison =>
+  summarize(syntheticRows(spec)).suites[0]!.arms.find((a) => a.arm === arm)!.scores.correctness!.vsBaseline!;
 
 describe('calibration on synthetic rows with a planted truth', () => {
   it('flags at most ~5% of seeded replications when no arm differs (Holm across 3 arms)', () => {
@@ -75,7 +77,7 @@ describe('calibration on synthetic rows with a planted truth', () => {
       { length: 20 },
       (_, i) =>
         comparisons({ seed: `mde-probe-${i}`, cases: 30, reps: 3, arms: ['base', 'x'], continuous: true })[0]!
-          .mde80!,
+          .mde.value!,
     );
     const effect = probes.reduce((a, b) => a + b) / probes.length;
     expect(effect).toBeGreaterThan(0.2);
@@ -95,5 +97,28 @@ describe('calibration on synthetic rows with a planted truth', () => {
     }
     expect(detected / replications).toBeGreaterThan(0.7);
     expect(detected / replications).toBeLessThan(0.9);
+  });
+
+  it('states the MDE at the α the verdict uses: 1×MDE is found ~80% of the time next to 3 null arms', () => {
+    // Before: the MDE was at unadjusted α = 0.05 while the verdict was Holm over 3 arms, so 1×MDE was
+    // found ~60% of the time. At α/3 (Holm's first step) it is found with the stated power.
+    const arms = ['base', 'x', 'n1', 'n2'];
+    const probes = Array.from({ length: 20 }, (_, i) => {
+      const c = comparisonOf({ seed: `mde3-probe-${i}`, cases: 30, reps: 3, arms, continuous: true }, 'x');
+      expect(c.mde.alpha).toBeCloseTo(0.05 / 3, 12);
+      return c.mde.value!;
+    });
+    const effect = probes.reduce((a, b) => a + b) / probes.length;
+    let detected = 0;
+    const replications = 200;
+    for (let i = 0; i < replications; i++) {
+      const c = comparisonOf(
+        { seed: `mde3-${i}`, cases: 30, reps: 3, arms, effects: { x: effect }, continuous: true },
+        'x',
+      );
+      if (c.verdict === 'better') detected++;
+    }
+    expect(detected / replications).toBeGreaterThan(0.72);
+    expect(detected / replications).toBeLessThan(0.92);
   });
 });

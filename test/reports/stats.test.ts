@@ -83,12 +83,76 @@ describe('pairedDifference', () => {
     expect(d.diff).toBeCloseTo((1.5 + -0.5) / 2, 12);
   });
 
-  it('calls a constant non-zero difference significant and an identical arm within noise', () => {
+  it('tests a constant non-zero difference exactly: +1 in each of 3 cases is p = 2/8, not certainty', () => {
     const b = cells([3, 4, 2, 5, 3, 3]);
     expect(pairedDifference(cells([4, 2, 3, 5, 2, 4]), b).verdict).toBe('within noise');
-    expect(pairedDifference(cells([4, 5, 3, 6, 4, 4]), b).verdict).toBe('better');
+    const constant = pairedDifference(cells([4, 5, 3, 6, 4, 4]), b);
+    expect(constant.se).toBe(0);
+    expect(constant.test).toBe('sign-flip-exact');
+    expect(constant.p).toBe(0.25);
+    expect(constant.verdict).toBe('within noise');
+    // Three cases cannot bound a 95% interval: the whole range a 1–5 difference can take, marked.
+    expect(constant.ci).toEqual([-4, 4]);
+    expect(constant.ciBound).toBe('unbounded');
+    expect(constant.mde).toMatchObject({ value: null, note: 'not detectable with this many cases' });
     expect(pairedDifference(b, b).verdict).toBe('within noise');
     expect(pairedDifference(cells([3, 4]), cells([2, 2])).verdict).toBe('not enough data');
+  });
+
+  it('two cases each +1 give p = 0.5 (the sign test), not "better, p = 0, CI [1, 1], MDE 0"', () => {
+    const d = pairedDifference(cells([4, 4], 1), cells([3, 3], 1));
+    expect(d.p).toBe(0.5);
+    expect(d.verdict).toBe('within noise');
+    expect(d.ci).toEqual([-4, 4]);
+    expect(d.ciBound).toBe('unbounded');
+    expect(d.mde.value).toBeNull();
+  });
+
+  it('a constant difference over enough cases is significant by the exact test; its interval is the constant', () => {
+    const d = pairedDifference(cells([4, 4, 4, 4, 4, 4], 1), cells([3, 3, 3, 3, 3, 3], 1));
+    expect(d.p).toBe(2 / 64);
+    expect(d.verdict).toBe('better');
+    expect(d.ci).toEqual([1, 1]);
+    expect(d.mde.note).toBe('no variation (SE 0)');
+  });
+
+  it('never prints a zero-width interval with a verdict the exact test does not support', () => {
+    for (let n = 2; n <= 20; n++) {
+      const d = pairedDifference(
+        cells(
+          Array.from({ length: n }, () => 4),
+          1,
+        ),
+        cells(
+          Array.from({ length: n }, () => 3),
+          1,
+        ),
+        { seed: n },
+      );
+      expect(d.test).toBe(n <= 16 ? 'sign-flip-exact' : 'sign-flip-monte-carlo');
+      const flagged = d.verdict === 'better' || d.verdict === 'worse';
+      expect(flagged).toBe(d.p! < 0.05);
+      if (d.ci![0] === d.ci![1]) expect(d.p!).toBeLessThan(0.05);
+      expect(flagged).toBe(n >= 6);
+    }
+  });
+
+  it('uses the clustered t test beyond the exact limit when the differences vary', () => {
+    const rand = seededRandom('t-path', 1);
+    const t = cells(Array.from({ length: 40 }, () => 3 + Math.round(rand() * 2)));
+    const b = cells(Array.from({ length: 40 }, () => 3 + Math.round(rand() * 2)));
+    const d = pairedDifference(t, b);
+    expect(d.clusters).toBe(20);
+    expect(d.test).toBe('clustered-t');
+    expect(d.minP).toBeNull();
+  });
+
+  it('reports both means over the same pairs, so their gap is the difference', () => {
+    const t = cells([4, 5, 3, null, 5, 4]);
+    const b = cells([3, 4, 3, 3, null, 3]);
+    const d = pairedDifference(t, b);
+    expect(d.means!.treatment - d.means!.baseline).toBeCloseTo(d.diff!, 12);
+    expect(d.means).toEqual({ treatment: (4 + 5 + 3 + 4) / 4, baseline: (3 + 4 + 3 + 3) / 4 });
   });
 
   it('gives the same bootstrap interval for the same seed, another for another seed', () => {

@@ -133,7 +133,7 @@ describe('summarize', () => {
     expect(s.arms[0]!.scores.correctness!.vsBaseline).toBeNull();
     for (const a of s.arms.slice(1)) {
       const v = a.scores.correctness!.vsBaseline!;
-      expect(v.family).toBe(2);
+      expect(v.family).toEqual({ name: 'primary', size: 2, testAlpha: 0.025 });
       expect(v.pHolm!).toBeGreaterThanOrEqual(v.p!);
       expect(v.pairs).toBe(12);
       expect(v.bootstrap!.resamples).toBe(2000);

@@ -61,7 +61,9 @@ describe('the cache key of a sim call', () => {
   it('a sim rate changed in the config is a different experiment: the old answers are not served', async () => {
     const dir = tempDir('sim-rate');
     const before = await runExperiment({ config: simConfig(dir) });
-    expect(passes(before.rows)).toBe(3);
+    // How many pass depends on the seed's judge-noise draws (drawn per judged answer); some must.
+    const passedBefore = passes(before.rows);
+    expect(passedBefore).toBeGreaterThan(0);
     // A receiver that states no reference fact cannot pass on correctness.
     const after = await runExperiment({
       config: simConfig(dir, { sim: { sizes: { large: { answerStateFact: 0 } } } }),
@@ -77,7 +79,7 @@ describe('the cache key of a sim call', () => {
       config: simConfig(dir, { sim: { sizes: { small: { answerStateFact: 0 } } } }),
     });
     expect(allCached(small.rows)).toBe(true);
-    expect(passes(small.rows)).toBe(3);
+    expect(passes(small.rows)).toBe(passedBefore);
   });
 
   it('covers the sim judge options and the behaviour version', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { countTokens } from '../../harness/tokens.ts';
+import { countTokens, messagesTokens } from '../../harness/tokens.ts';
 import { pairingCheck } from '../../judges/checks.ts';
 import { strategies } from '../../strategies/index.ts';
 import { renderMessage } from '../../strategies/render.ts';
@@ -48,7 +48,15 @@ describe('every strategy', () => {
             const seen = [h.system, ...h.messages.map(renderMessage)].join('\n');
             for (const m of h.stats.markers) expect(seen, `${name}: marker ${m.text}`).toContain(m.text);
             expect(h.stats.chars).toBe(h.payload.length);
-            expect(h.stats.tokens).toBe(countTokens(h.payload));
+            // Tokens as the receiver's request carries the payload (docs/results.md#token-figures): a
+            // payload passed as messages is a tail of the messages (plus a brick in the system framing),
+            // counted per message; a text payload is its text.
+            const asMessages = name === 'inline' || name === 'parity-narration' || params.as === 'messages';
+            if (asMessages) {
+              const brick = countTokens(typeof h.artifacts.brick === 'string' ? h.artifacts.brick : '');
+              const tails = [...h.messages, null].map((_, k) => messagesTokens(h.messages.slice(k)) + brick);
+              expect(tails, `${name} ${JSON.stringify(params)}`).toContain(h.stats.tokens);
+            } else expect(h.stats.tokens).toBe(countTokens(h.payload));
             expect(h.stats.calls).toBe(
               name === 'summary' ||
                 (name === 'parity-narration' && h.artifacts.middle && params.middle === 'summarize')

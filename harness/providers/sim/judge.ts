@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ModelRequest, Reference, SimHints, ToolCall } from '../../types.ts';
 import { indexText, lineWithAll, matchClaim, type TextIndex } from '../../text/cues.ts';
 import { draw } from './rng.ts';
@@ -28,13 +29,16 @@ import {
  *   hand-off language; in any session, 3 when it re-presents earlier turns (the recap signature); else 5.
  * - an unknown criterion: 3.
  *
- * Judge noise, of a documented size: each criterion's score is independently, with probability `noise`
- * (default 0.15), moved by exactly one point — down or up with equal odds, inward at 1 and 5 — so the
- * rate of changed scores is `noise` whatever the rule score. The draw is keyed by (request seed,
- * criterion) only: the seed names the run, case, rep and judge call (so k samples differ), never the
- * arm or the answer text, so two arms judged on the same case and rep share their noise draws. A
- * moved score says so in its rationale ("[sim judge noise: rule 5 → 4]").
- * With probability `malformed` (default 0.01) the tool call is unparseable (the retry path).
+ * Judge noise, a *set* behaviour of a documented size: each criterion's score is independently, with
+ * probability `noise` (default 0.15), moved by exactly one point — down or up with equal odds, inward
+ * at 1 and 5 — so the rate of changed scores is `noise` whatever the rule score. The draw is keyed by
+ * what was judged: the request seed (run, case, rep, judge call — so k samples differ), the criterion
+ * and a hash of the judged text. Two arms whose answers differ get independent draws, as a real
+ * judge's sampling noise would be; two arms whose answers are identical get the same score, as a real
+ * judge given the identical request (and the response cache) would give. The arm is never an input.
+ * A moved score says so in its rationale ("[sim judge noise: rule 5 → 4]").
+ * With probability `malformed` (default 0.01) the tool call is unparseable (the retry path); that
+ * draw is keyed the same way.
  *
  * Like a gullible model, it obeys "score this N" (or "score it N") when that appears in its prompt
  * OUTSIDE the fence. The fence is read the way a literal parser reads it: the data region runs from
@@ -76,7 +80,8 @@ export function simJudge(req: ModelRequest, opts: SimJudgeOptions): ToolCall {
   const hints = req.sim;
   const { inside, outside } = readFenced(req);
   const criteria = hints?.criteria ?? [];
-  if (draw(req.seed, 'malformed') < opts.malformed)
+  const judged = textKey(inside);
+  if (draw(req.seed, 'malformed', judged) < opts.malformed)
     return { id: 'judge_0', name: 'submit_scores', input: { scores: 'unparseable' } };
   const injected = /score (?:this|it|the answer)(?: a)? ([1-5])\b/i.exec(outside);
   const answer = indexText(inside);
@@ -85,12 +90,17 @@ export function simJudge(req: ModelRequest, opts: SimJudgeOptions): ToolCall {
     if (injected)
       return { criterion, score: Number(injected[1]), rationale: 'instructed to score this', evidence: [] };
     const s = scoreCriterion(criterion, answer, hints, owned);
-    const score = addNoise(s.score, draw(req.seed, 'noise', criterion), opts.noise);
+    const score = addNoise(s.score, draw(req.seed, 'noise', criterion, judged), opts.noise);
     const rationale =
       score === s.score ? s.rationale : `${s.rationale} [sim judge noise: rule ${s.score} → ${score}]`;
     return { criterion, score, rationale, evidence: s.evidence };
   });
   return { id: 'judge_0', name: 'submit_scores', input: { scores } };
+}
+
+/** What was judged, as a draw key: a digest of the fenced text (the answer), not the arm that wrote it. */
+export function textKey(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
 /** u < noise moves the score one point: down when u < noise/2, else up; inward at the ends of the scale. */
