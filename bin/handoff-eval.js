@@ -19,13 +19,6 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 const bundled = freshDist('cli');
-if (!bundled) {
-  (await import('tsx/esm/api')).register();
-  // A config's `import 'handoff-eval'` binds to the sources this process runs, as the bundle binds it
-  // to dist/index.js (harness/config/import-module.ts): never to a stale or missing dist/.
-  const api = JSON.stringify(new URL('../harness/index.ts', import.meta.url).href);
-  const hook = `export async function resolve(s, c, next) { return s === 'handoff-eval' ? { url: ${api}, shortCircuit: true } : next(s, c); }`;
-  (await import('node:module')).register(`data:text/javascript,${encodeURIComponent(hook)}`);
-}
+if (!bundled) (await import('tsx/esm/api')).register();
 const { main } = await import(bundled ?? '../harness/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));
