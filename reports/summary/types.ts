@@ -3,6 +3,9 @@ import type { PairedDifference, Verdict } from '../stats/paired.ts';
 import type { LiveSimNote, LiveSummary } from './live.ts';
 
 export type { LiveSimNote, LiveSummary } from './live.ts';
+import type { SweepSummary } from './sweeps.ts';
+
+export type { ParamResponse, SweepEstimate, SweepPoint, SweepSummary } from './sweeps.ts';
 
 /**
  * What summarize(rows) computes once and every formatter renders (report.json is this object).
@@ -59,6 +62,8 @@ export interface SuiteSummary {
   /** Baseline first, then arms by name. */
   arms: ArmSummary[];
   judge: JudgeReliability;
+  /** Swept arms (`<name>[k=v,…]`, docs/config.md "Sweeps") read as parameter responses; absent without sweeps. */
+  sweeps?: SweepSummary[];
 }
 
 export interface ArmSummary {
