@@ -6,7 +6,7 @@
 // when dist/ is missing or any of them is newer than the build, so an edit is never run stale.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +26,9 @@ const entries = {
 export async function buildDist(out = outdir) {
   // Stamped with the time the build started: a source saved while it runs counts as newer than the bundle.
   const startedAt = Date.now();
-  rmSync(out, { recursive: true, force: true });
+  // dist/types/ (scripts/build-types.mjs, run by prepack just before npm runs this as prepare) stays.
+  for (const f of existsSync(out) ? readdirSync(out) : [])
+    if (f !== 'types') rmSync(join(out, f), { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const result = await build({
     absWorkingDir: root,
