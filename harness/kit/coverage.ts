@@ -235,13 +235,26 @@ function missing(
   where: 'all' | 'history',
   t: Transcript,
 ): Problem[] {
-  return atoms
-    .filter((a) => !shows(h, where, a.text))
-    .map((a) => ({
+  // Renderings keep the source's order: look for each atom after the last one found, and from the
+  // start only when it is not there (one pass over the view instead of one per atom).
+  const m = memo(h);
+  const seen = where === 'all' ? (m.all ??= m.places.map((p) => p.text).join('\n')) : history(h);
+  let cursor = 0;
+  const out: Problem[] = [];
+  for (const a of atoms) {
+    const at = seen.indexOf(a.text, cursor);
+    if (at >= 0) {
+      cursor = at + a.text.length;
+      continue;
+    }
+    if (shows(h, where, a.text)) continue;
+    out.push({
       invariant,
       message: { in: 'source' as const, index: a.index, excerpt: excerpt(a.text) },
       detail: `the receiver does not see the source's ${a.what} (source message ${a.index} of ${t.messages.length})`,
-    }));
+    });
+  }
+  return out;
 }
 
 function shownAnyway(c: Case, h: Handoff, hidden: readonly Atom[], t: Transcript): Problem[] {
