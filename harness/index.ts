@@ -70,6 +70,11 @@ export {
 } from '../strategies/head-tail.ts';
 export {
   buildBrick,
+  fencedBrick,
+  brickFenceNote,
+  legacyBrick,
+  adr0093Brick,
+  allMarkers,
   oneLine,
   resultMarker,
   turnsMarker,
@@ -78,9 +83,10 @@ export {
   emptyResult,
   type Brick,
   type BrickOptions,
+  type BrickSwitches,
 } from '../strategies/brick.ts';
 export { effectiveSnapshot, lastTurns, deepFreeze, type SpawnSnapshot } from '../strategies/spawn.ts';
-export { receiverAgentOf } from '../strategies/parity-narration.ts';
+export { receiverAgentOf, sessionShapeOf, ownershipOf } from './transcript/session-shape.ts';
 
 // The research_result contract
 export {
@@ -113,7 +119,14 @@ export {
 export { fillContract, contractRequest } from '../strategies/structured-contract.ts';
 
 // Transcripts, tokens, text
-export { viewOf, computeView, allTrailItems, finalAssistantText, opensTurn } from './transcript/view.ts';
+export {
+  viewOf,
+  computeView,
+  allTrailItems,
+  finalAssistantText,
+  lastAssistantText,
+  opensTurn,
+} from './transcript/view.ts';
 export { countTokens, messageTokens, messagesTokens, requestTokens } from './tokens.ts';
 export { fence, neutraliseMarkers, type Fenced } from './text/fence.ts';
 
