@@ -116,6 +116,9 @@ describe('every command sees the config’s strategies, suites and arms', () => 
     ]);
     expect(cases.code, cases.stderr).toBe(0);
     expect(cases.stdout).toMatch(/: 6 cells;/); // 1 case × 3 arms × 2 reps
+    const twice = runCli(['run', '--dry-run', '--config', config, '--suite', 'mini,own', '--suite', 'mini']);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr.trim()).toBe('handoff-eval: --suite: suite "mini" is given twice');
     const unknown = runCli(['run', '--dry-run', '--config', config, '--case', 'nope']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/--case: unknown case "nope"; valid: deprecation-1/);

@@ -2,14 +2,15 @@ import { InputError } from '../../errors.ts';
 
 /**
  * Values of a list flag: repeatable and comma-separated alike (`--suite a,b --suite c` → a, b, c),
- * blanks dropped, each value once, in the order given.
+ * blanks dropped, in the order given. A value given twice stays twice, so the command can refuse it
+ * (`--suite: suite "mini" is given twice`) rather than quietly run it once.
  */
 export function listValues(flag: string | string[] | undefined): string[] {
   const out: string[] = [];
   for (const v of ([] as string[]).concat(flag ?? []))
     for (const part of String(v).split(',')) {
       const s = part.trim();
-      if (s && !out.includes(s)) out.push(s);
+      if (s) out.push(s);
     }
   return out;
 }
