@@ -142,6 +142,9 @@ describe('npm pack → npm install → the examples through the installed CLI', 
     expect(api.stdout.trim()).toBe(
       'function function brick-only[resultCap=250,markers=false] brick-only[resultCap=500,markers=false]',
     );
+    // A project without suites of its own sees the shipped ones.
+    const suites = JSON.parse(cli(project, 'list', 'suites', '--json').stdout) as { id: string }[];
+    expect(suites.map((x) => x.id)).toEqual(expect.arrayContaining(['ledgerline', 'milk', 'spawn-context']));
     expect(cli(project, '--version').stdout.trim()).toBe(
       JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version,
     );
