@@ -2,7 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Case, Suite, Transcript } from '../harness/types.ts';
-import type { SuiteSelection } from '../harness/config/types.ts';
+import type { ResolvedSuiteSelection } from '../harness/config/types.ts';
 import { CaseValidationError, UnknownNameError } from '../harness/errors.ts';
 import { caseSchema, suiteSchema, transcriptSchema } from './schema.ts';
 import { checkCase } from './check-case.ts';
@@ -32,7 +32,7 @@ export function listSuiteIds(casesDir: string): string[] {
 /** `configFile` names where a selection's extra arms come from, when one of them clashes. */
 export async function loadSuites(
   casesDir: string,
-  selection: SuiteSelection[] | 'all',
+  selection: ResolvedSuiteSelection[] | 'all',
   configFile: string | null = null,
 ): Promise<Suite[]> {
   const ids = listSuiteIds(casesDir);
@@ -45,13 +45,13 @@ export async function loadSuites(
   return suites;
 }
 
-type SuiteJson = Omit<Suite, 'cases' | 'dir'> & {
+export type SuiteJson = Omit<Suite, 'cases' | 'dir'> & {
   generator?: { module: string; seed?: number; count?: number };
 };
 
 export async function loadSuite(
   dir: string,
-  sel?: SuiteSelection,
+  sel?: ResolvedSuiteSelection,
   selWhere = 'config: suites',
 ): Promise<Suite> {
   const file = join(dir, 'suite.json');
@@ -74,7 +74,9 @@ export async function loadSuite(
       'primaryCriterion',
       `"${meta.primaryCriterion}" is not one of the suite's criteria (${meta.criteria.join(', ')})`,
     );
-  let cases = [...(await generatedCases(dir, json)), ...(await fileCases(dir, json))];
+  const raws = await rawCases(dir, json);
+  for (const r of raws) if (r.error) throw r.error;
+  let cases = await Promise.all(raws.map((r) => toCase(r.raw, r.file, r.baseDir, json)));
   checkUniqueCases(meta.id, cases);
   checkUniqueArms(file, meta.id, meta.arms, sel?.extraArms ?? [], selWhere);
   if (sel?.cases) {
@@ -83,7 +85,9 @@ export async function loadSuite(
       if (!ids.includes(id)) throw new UnknownNameError('case', id, ids, `suite ${meta.id}`);
     cases = cases.filter((c) => sel.cases!.includes(c.id));
   }
-  let arms = [...meta.arms, ...(sel?.extraArms ?? [])];
+  // A config arm without model aliases takes the baseline arm's (a sweep usually varies params only).
+  const baseModels = meta.arms.find((a) => a.name === meta.baselineArm)!.models;
+  let arms = [...meta.arms, ...(sel?.extraArms ?? []).map((a) => ({ ...a, models: a.models ?? baseModels }))];
   if (sel?.arms) {
     for (const a of sel.arms)
       if (!arms.some((x) => x.name === a))
@@ -99,32 +103,74 @@ export async function loadSuite(
   return { ...meta, arms, cases, dir };
 }
 
-async function generatedCases(dir: string, json: SuiteJson): Promise<Case[]> {
-  if (!json.generator) return [];
-  const modFile = resolve(dir, json.generator.module);
-  const mod = (await importModule(modFile)) as {
-    generate?: (o: { seed: number; count: number }) => unknown[];
-  };
-  if (typeof mod.generate !== 'function')
-    throw new CaseValidationError(
-      modFile,
-      undefined,
-      'generate',
-      'the generator module must export generate({seed, count})',
-    );
-  const raw = mod.generate({ seed: json.generator.seed ?? 1, count: json.generator.count ?? 10 });
-  return Promise.all(raw.map((c, i) => toCase(c, `${modFile}#${i}`, dirname(modFile), json)));
+/** A suite's case before validation, with the file it came from (`<generator>#i` for generated ones). */
+export interface RawCase {
+  raw: unknown;
+  file: string;
+  baseDir: string;
+  /** Why it could not be read (unreadable JSON, a generator that failed). */
+  error?: Error;
 }
 
-async function fileCases(dir: string, json: SuiteJson): Promise<Case[]> {
+/** Every case of a suite folder as read: the generator's output, then cases/*.json in name order. */
+export async function rawCases(dir: string, json: SuiteJson): Promise<RawCase[]> {
+  return [...(await generatedCases(dir, json)), ...fileCases(dir)];
+}
+
+async function generatedCases(dir: string, json: SuiteJson): Promise<RawCase[]> {
+  if (!json.generator) return [];
+  const modFile = resolve(dir, json.generator.module);
+  const failed = (error: Error): RawCase[] => [
+    { raw: undefined, file: modFile, baseDir: dirname(modFile), error },
+  ];
+  let mod: { generate?: (o: { seed: number; count: number }) => unknown[] };
+  try {
+    mod = (await importModule(modFile)) as typeof mod;
+  } catch (err) {
+    return failed(
+      new CaseValidationError(modFile, undefined, '(file)', `could not be loaded: ${(err as Error).message}`),
+    );
+  }
+  if (typeof mod.generate !== 'function')
+    return failed(
+      new CaseValidationError(
+        modFile,
+        undefined,
+        'generate',
+        'the generator module must export generate({seed, count})',
+      ),
+    );
+  const raw = mod.generate({ seed: json.generator.seed ?? 1, count: json.generator.count ?? 10 });
+  return raw.map((c, i) => ({ raw: c, file: `${modFile}#${i}`, baseDir: dirname(modFile) }));
+}
+
+function fileCases(dir: string): RawCase[] {
   const casesDir = join(dir, 'cases');
   if (!existsSync(casesDir)) return [];
-  const files = readdirSync(casesDir)
+  return readdirSync(casesDir)
     .filter((f) => f.endsWith('.json'))
-    .sort();
-  return Promise.all(
-    files.map((f) => toCase(readJson(join(casesDir, f)), join(casesDir, f), casesDir, json)),
-  );
+    .sort()
+    .map((f) => {
+      const file = join(casesDir, f);
+      try {
+        return { raw: readJson(file), file, baseDir: casesDir };
+      } catch (err) {
+        return { raw: undefined, file, baseDir: casesDir, error: err as Error };
+      }
+    });
+}
+
+/** Every schema problem of a suite.json (not only the first), for `validate`. */
+export function suiteJsonProblems(json: unknown, file: string): CaseValidationError[] {
+  allErrorsSuite ??= new Ajv({ allErrors: true, strict: false }).compile(suiteSchema);
+  if (allErrorsSuite(json)) return [];
+  return (allErrorsSuite.errors ?? []).map((e) => schemaError(file, undefined, [e]));
+}
+let allErrorsSuite: ValidateFunction | undefined;
+
+/** suite.json, parsed (a CaseValidationError naming the file when it cannot be read). */
+export function readSuiteJson(dir: string): SuiteJson {
+  return readJson(join(dir, 'suite.json')) as SuiteJson;
 }
 
 /** Validates one raw case (schema, then meaning) and resolves transcript files. */

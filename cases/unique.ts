@@ -9,8 +9,8 @@ import { CaseValidationError, InputError } from '../harness/errors.ts';
 export function checkUniqueArms(
   suiteFile: string,
   suiteId: string,
-  arms: readonly Arm[],
-  extra: readonly Arm[],
+  arms: readonly Pick<Arm, 'name'>[],
+  extra: readonly Pick<Arm, 'name'>[],
   selectionWhere: string,
 ): void {
   const seen = new Map<string, string>();

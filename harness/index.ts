@@ -1,11 +1,146 @@
 /**
- * The public API: `import { defineConfig, defineStrategy } from 'handoff-eval'`. Kept light (no runner,
- * no report renderers) because config files import it, sometimes compiled as CommonJS.
+ * The public API: `import { defineConfig, defineStrategy, finishHandoff } from 'handoff-eval'`. One
+ * import point for everything a user composes with — the reference strategies import nothing this
+ * file does not export (test/core/public-api.test.ts). Kept light (no runner, no report renderers:
+ * checkStrategy loads them on first use) because config files import it, sometimes compiled as CommonJS.
+ * docs/writing-a-strategy.md walks through the building blocks.
  */
+
+// Config, strategies, sweeps, the test kit
 export { defineConfig } from './config/define-config.ts';
 export { resolveConfig } from './config/resolve-config.ts';
-export { defineStrategy } from '../strategies/define.ts';
-export { strategies } from '../strategies/index.ts';
+export { sweep, sweepArmName, type SweepGrid, type SweepOptions } from './config/sweep.ts';
+export { defineStrategy, resolveParams } from '../strategies/define.ts';
+export { strategies, getStrategy, type StrategyName } from '../strategies/index.ts';
+export {
+  checkStrategy,
+  type CheckOptions,
+  type CheckReport,
+  type CheckFailure,
+  type InvariantName,
+} from './kit/check-strategy.ts';
+export { generateTranscript, buildTranscript, type TurnSpec } from './kit/generate.ts';
+
+// Assembling a handoff
+export { finishHandoff, trackCalls, callsMadeThrough, type HandoffParts } from '../strategies/finish.ts';
+export {
+  receiverHistory,
+  attachReturn,
+  closePendingCall,
+  replayable,
+  toChat,
+  briefLength,
+  simHintsOf,
+  visibleSourceCalls,
+} from '../strategies/compose.ts';
+export { framings, type FramingName } from '../strategies/framing.ts';
+
+// Rendering transcripts, narrating trails, retention
+export {
+  renderTranscript,
+  renderMessages,
+  renderMessage,
+  formatCall,
+  formatArgs,
+} from '../strategies/render.ts';
+export {
+  renderSession,
+  narrateCall,
+  segmentMessages,
+  retainedCutMarker,
+  manifestLine,
+  type SessionRenderOptions,
+  type RenderedSegment,
+} from '../strategies/narrate.ts';
+export {
+  planTrails,
+  trailBytes,
+  callSummary,
+  adr0093Retention,
+  type TrailFate,
+  type TrailPlan,
+} from '../strategies/trails.ts';
+export {
+  trimHeadTail,
+  planCut,
+  middleMarker,
+  type MiddlePolicy,
+  type HeadTailOptions,
+  type HeadTailResult,
+} from '../strategies/head-tail.ts';
+export {
+  buildBrick,
+  fencedBrick,
+  brickFenceNote,
+  legacyBrick,
+  adr0093Brick,
+  allMarkers,
+  oneLine,
+  resultMarker,
+  turnsMarker,
+  turnCutMarker,
+  clearedResult,
+  emptyResult,
+  type Brick,
+  type BrickOptions,
+  type BrickSwitches,
+} from '../strategies/brick.ts';
+export { effectiveSnapshot, lastTurns, deepFreeze, type SpawnSnapshot } from '../strategies/spawn.ts';
+export { receiverAgentOf, sessionShapeOf, ownershipOf } from './transcript/session-shape.ts';
+
+// The research_result contract
+export {
+  researchResultTool,
+  researchResultSpec,
+  requiredFields,
+  validateResearchResult,
+  isResearchResult,
+  type ResearchResult,
+  type Finding,
+  type Unresolved,
+  type Confidence,
+} from '../strategies/contract-schema.ts';
+export {
+  applyGuards,
+  traceable,
+  type GuardFlag,
+  type GuardName,
+  type Guarded,
+} from '../strategies/contract-guards.ts';
+export { mergeContracts, type MergedResearchResult } from '../strategies/contract-merge.ts';
+export {
+  renderContract,
+  createSpanServer,
+  fetchTranscriptSpanSpec,
+  listMarker,
+  type ContractRenderOptions,
+  type ContractRendering,
+} from '../strategies/contract-render.ts';
+export { fillContract, contractRequest } from '../strategies/structured-contract.ts';
+
+// Transcripts, tokens, text
+export {
+  viewOf,
+  computeView,
+  allTrailItems,
+  finalAssistantText,
+  lastAssistantText,
+  opensTurn,
+} from './transcript/view.ts';
+export { countTokens, messageTokens, messagesTokens, requestTokens } from './tokens.ts';
+export { fence, neutraliseMarkers, type Fenced } from './text/fence.ts';
+
+// Errors
+export {
+  HarnessError,
+  InputError,
+  ConfigError,
+  CaseValidationError,
+  UnknownNameError,
+  SubagentContractError,
+} from './errors.ts';
+
+// Types
 export type * from './types.ts';
 export type {
   UserConfig,

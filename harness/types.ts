@@ -388,6 +388,45 @@ export interface Strategy<P extends Record<string, unknown> = Record<string, unk
    * @default false
    */
   deterministic?: boolean;
+  /**
+   * Invariants the strategy promises beyond the ones every strategy is held to; `checkStrategy` and
+   * `handoff-eval check-strategy` test each one it declares. A function form decides per params.
+   */
+  properties?: StrategyProperties<P>;
+}
+
+/** What a strategy declares about its handoffs (see docs/writing-a-strategy.md, "The test kit"). */
+export interface StrategyProperties<P extends Record<string, unknown> = Record<string, unknown>> {
+  /**
+   * Every cut is marked: a source tool result shown only in part is followed, in the same message, by
+   * a marker the handoff records in `stats.markers`. `false` for a strategy that cuts silently on
+   * purpose (the legacy brick). @default true
+   */
+  marksCuts?: boolean | ((params: P) => boolean);
+  /**
+   * The receiver sees every text, tool call (name and arguments) and tool result of the source
+   * (return and escalation cases; a spawn snapshot is a selection by definition). @default false
+   */
+  superset?: boolean | ((params: P) => boolean);
+  /**
+   * The receiver sees exactly what this retention plan retains of the source's tool trails when the
+   * budget does not bind: every text, the calls and (capped) results of expanded and retained turns,
+   * none of the results of manifest turns (ADR 0093 E). @default undefined (no retention promise)
+   */
+  retention?: RetentionPolicy | ((params: P) => RetentionPolicy | undefined);
+}
+
+/**
+ * The retention plan for tool trails (ADR 0093 A), shared by an agent's own replay and a receiver's
+ * narration of another agent's trails (strategies/trails.ts).
+ */
+export interface RetentionPolicy {
+  /** Newest turns (with tool activity) replayed in full. @default 2 */
+  expandTurns: number;
+  /** Byte budget for trail content, newest first, expanded turns included. @default 163840 (160 KB) */
+  retainBytes: number;
+  /** Characters kept of each result in a retained (not expanded) turn. @default 1500 */
+  retainedResultCap: number;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -139,28 +139,38 @@ function occurrences(haystack: string, needle: string): number {
 
 /** Every tool call in the receiver's messages has its result in a later message, and no result lacks its call. */
 export function pairingCheck(messages: readonly ChatMessage[]): CheckResult {
-  const callAt = new Map<string, number>();
-  const problems: string[] = [];
-  const resultFor = new Set<string>();
-  messages.forEach((m, i) => {
-    for (const c of m.toolCalls ?? []) {
-      if (callAt.has(c.id)) problems.push(`call ${c.id} appears twice`);
-      callAt.set(c.id, i);
-    }
-    for (const r of m.toolResults ?? []) {
-      const at = callAt.get(r.callId);
-      if (at === undefined) problems.push(`result ${r.callId} without its call before it`);
-      else if (at >= i) problems.push(`result ${r.callId} in the same message as its call`);
-      if (resultFor.has(r.callId)) problems.push(`call ${r.callId} has two results`);
-      resultFor.add(r.callId);
-    }
-  });
-  for (const id of callAt.keys()) if (!resultFor.has(id)) problems.push(`call ${id} without its result`);
+  const problems = pairingProblems(messages).map((p) => p.detail);
+  const calls = new Set(messages.flatMap((m) => (m.toolCalls ?? []).map((c) => c.id))).size;
   return {
     name: 'tool_pairing_intact',
     passed: problems.length === 0,
     detail: problems.length
       ? problems.slice(0, 5).join('; ') + (problems.length > 5 ? `; … ${problems.length - 5} more` : '')
-      : `${callAt.size} call(s), all paired`,
+      : `${calls} call(s), all paired`,
   };
+}
+
+/** Each pairing problem with the index of the message it is in (the call's, for a call left without its result). */
+export function pairingProblems(messages: readonly ChatMessage[]): { message: number; detail: string }[] {
+  const callAt = new Map<string, number>();
+  const problems: { message: number; detail: string }[] = [];
+  const resultFor = new Set<string>();
+  messages.forEach((m, i) => {
+    for (const c of m.toolCalls ?? []) {
+      if (callAt.has(c.id)) problems.push({ message: i, detail: `call ${c.id} appears twice` });
+      callAt.set(c.id, i);
+    }
+    for (const r of m.toolResults ?? []) {
+      const at = callAt.get(r.callId);
+      if (at === undefined)
+        problems.push({ message: i, detail: `result ${r.callId} without its call before it` });
+      else if (at >= i)
+        problems.push({ message: i, detail: `result ${r.callId} in the same message as its call` });
+      if (resultFor.has(r.callId)) problems.push({ message: i, detail: `call ${r.callId} has two results` });
+      resultFor.add(r.callId);
+    }
+  });
+  for (const [id, at] of callAt)
+    if (!resultFor.has(id)) problems.push({ message: at, detail: `call ${id} without its result` });
+  return problems;
 }

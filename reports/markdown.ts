@@ -2,6 +2,7 @@ import { assertionKinds } from '../harness/types.ts';
 import type { ArmSummary, Summary, SuiteSummary } from './summary/types.ts';
 import * as f from './format.ts';
 import { liveArms, liveHeaders, liveRows, liveSimLines } from './live-section.ts';
+import { sweepSections } from './markdown-sweeps.ts';
 
 /** The Markdown report: for reviewers and PR comments. Renders a Summary; computes nothing. */
 
@@ -40,6 +41,7 @@ export function renderMarkdown(s: Summary, opts: { brief?: boolean } = {}): stri
       ...survivalTable(suite),
       ...locationTable(suite),
       ...checksTable(suite),
+      ...sweepSections(suite, mdCell, row),
       ...judgeSection(suite),
     );
   }

@@ -1,6 +1,7 @@
 import type { ResultRow } from '../harness/types.ts';
 import { latestRows } from '../harness/runner/latest-rows.ts';
-import type { ArmSummary, MethodNote, Summary, SuiteSummary } from './summary/types.ts';
+import type { ArmSummary, MethodNote, Summary, SuiteSummary, SweepSummary } from './summary/types.ts';
+import { sweepSummaries } from './summary/sweeps.ts';
 import { callSummary, costSummary, latencySummary, tokenSummary, withBaseline } from './summary/usage.ts';
 import { locationSurvivalSummary, overstatedSummary, survivalSummary } from './summary/survival.ts';
 import {
@@ -150,8 +151,12 @@ function suiteSummary(suite: string, rows: ResultRow[]): SuiteSummary {
     families,
     arms,
     judge: judgeReliability(rows, criteria),
+    ...withSweeps(sweepSummaries(rows, primary)),
   };
 }
+
+/** Only a suite with swept arms carries the field: a report without sweeps stays as it was. */
+const withSweeps = (sweeps: SweepSummary[]) => (sweeps.length ? { sweeps } : {});
 
 /** Per case (its first row), summed: how many labels are confirmed and how many only proposed. */
 function labelCounts(rows: readonly ResultRow[]): SuiteSummary['labels'] {

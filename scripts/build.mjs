@@ -5,9 +5,10 @@
 // dist/stamp.json lists every bundled source; bin/dist.js falls back to the sources (through tsx)
 // when dist/ is missing or any of them is newer than the build, so an edit is never run stale.
 import { build } from 'esbuild';
-import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -25,7 +26,9 @@ const entries = {
 export async function buildDist(out = outdir) {
   // Stamped with the time the build started: a source saved while it runs counts as newer than the bundle.
   const startedAt = Date.now();
-  rmSync(out, { recursive: true, force: true });
+  // dist/types/ (scripts/build-types.mjs, run by prepack just before npm runs this as prepare) stays.
+  for (const f of existsSync(out) ? readdirSync(out) : [])
+    if (f !== 'types') rmSync(join(out, f), { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const result = await build({
     absWorkingDir: root,
@@ -48,13 +51,39 @@ export async function buildDist(out = outdir) {
     define: { HANDOFF_EVAL_BUNDLE: 'true' },
   });
   await writeTokenTable(out);
-  const sources = Object.keys(result.metafile.inputs)
-    .filter((f) => !f.includes('node_modules/'))
-    .sort();
-  const stamp = { builtAt: startedAt, sources: sources.map((f) => relative(root, join(root, f))) };
+  const own = (f) => !f.includes('node_modules/');
+  const sources = Object.keys(result.metafile.inputs).filter(own).sort();
+  const stamp = {
+    builtAt: startedAt,
+    sources: sources.map((f) => relative(root, join(root, f))),
+    // Per entry, so a package that ships without the benches still runs its CLI from the bundle.
+    entries: Object.fromEntries(
+      Object.keys(entries).map((name) => [name, entrySources(result.metafile, out, name).filter(own)]),
+    ),
+    // Content hashes: an installed copy's files all carry the install's mtime, not the build's.
+    hashes: Object.fromEntries(sources.map((f) => [f, sha1(readFileSync(join(root, f)))])),
+  };
   writeFileSync(join(out, 'stamp.json'), `${JSON.stringify(stamp, null, 1)}\n`);
   return { sources: sources.length };
 }
+
+/** Every source an entry's output reaches through static and lazy imports. */
+function entrySources(meta, out, name) {
+  const outputs = meta.outputs;
+  const key = Object.keys(outputs).find((k) => resolve(root, k) === join(out, `${name}.js`));
+  const seen = new Set();
+  const inputs = new Set();
+  const walk = (k) => {
+    if (!k || seen.has(k) || !outputs[k]) return;
+    seen.add(k);
+    for (const i of Object.keys(outputs[k].inputs)) inputs.add(i);
+    for (const imp of outputs[k].imports) if (!imp.external) walk(imp.path);
+  };
+  walk(key);
+  return [...inputs].sort();
+}
+
+const sha1 = (data) => createHash('sha1').update(data).digest('hex');
 
 /** dist/o200k-table.bin: the tokenizer's rank table prebuilt, so a run loads it in one read (harness/tokenizer/). */
 async function writeTokenTable(out) {

@@ -30,6 +30,8 @@ export const brickOnly = defineStrategy<
   description: "ADR 0029's bounded summary brick (and the session's text, without tool evidence).",
   seed: 'adr-0093 Context 1–5: "silent 500-char result cap, oldest turns dropped first at context_budget_chars"',
   deterministic: true,
+  // The legacy brick cuts silently: that is what `markers: false` reproduces (ADR 0093 Context 1).
+  properties: { marksCuts: (p) => p.markers },
   params: {
     resultCap: { type: 'number', default: 500, description: 'characters kept of each tool result' },
     contextBudgetChars: {

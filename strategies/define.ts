@@ -27,6 +27,28 @@ export function resolveParams(
   return out;
 }
 
+/** Every problem of the given params against the strategy's spec (unknown names, wrong types), not just the first. */
+export function paramProblems(
+  strategy: Strategy<any>,
+  given: Record<string, unknown> = {},
+): { param: string; detail: string }[] {
+  const specs = strategy.params as Record<string, ParamSpec>;
+  const out: { param: string; detail: string }[] = [];
+  for (const [name, value] of Object.entries(given)) {
+    const spec = specs[name];
+    if (!spec) {
+      out.push({ param: name, detail: `unknown param; valid: ${Object.keys(specs).join(', ') || '(none)'}` });
+      continue;
+    }
+    try {
+      coerce(value, spec, '');
+    } catch (err) {
+      out.push({ param: name, detail: (err as Error).message.replace(/^: /, '') });
+    }
+  }
+  return out;
+}
+
 /** Accepts CLI strings ("1500", "true") as well as typed values. */
 function coerce(value: unknown, spec: ParamSpec, where: string): unknown {
   switch (spec.type) {

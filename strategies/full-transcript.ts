@@ -15,6 +15,7 @@ export const fullTranscript = defineStrategy<{ as: string }>({
   description: "The source agent's entire working transcript, appended to the receiver's messages.",
   seed: 'ledgerline: "it returned its entire working transcript, 28,100 tokens of it, as a single string"',
   deterministic: true,
+  properties: { superset: true },
   params: {
     as: {
       type: 'enum',

@@ -46,6 +46,13 @@ export const parityNarration = defineStrategy<ParityParams>({
   description:
     "ADR 0093 A–D: the other agent's trails narrated into the receiver's history under the shared retention plan, budget parity, head+tail trim, TL;DR brick, session-shape framing.",
   seed: 'adr-0093 Decision A–D and Addendum: "Summary as index, transcript as ground truth."',
+  properties: {
+    retention: (p) => ({
+      expandTurns: p.expandTurns,
+      retainBytes: p.retainBytes,
+      retainedResultCap: p.retainedResultCap,
+    }),
+  },
   params: {
     expandTurns: {
       type: 'number',

@@ -1,29 +1,10 @@
-import type { Transcript, Turn } from '../harness/types.ts';
+import type { RetentionPolicy, Transcript, Turn } from '../harness/types.ts';
 import { viewOf } from '../harness/transcript/view.ts';
 import { formatArgs } from './render.ts';
 
-/**
- * The retention plan for tool trails (ADR 0093 A: "the same newest-2-expansion / 160KB-newest-first /
- * manifest-for-old policy ReplayTrails gives an agent its own trails"). One plan serves both sides:
- * an agent replaying its own trails and a receiver reading another agent's narrated trails, so the two
- * renderings retain exactly the same evidence (retention parity, symmetric cost).
- *
- * Walking the turns that have tool activity newest-first:
- * - the newest `expandTurns` are *expanded*: every call and its full result;
- * - older ones are *retained* while the running byte total (expanded turns included) stays within
- *   `retainBytes`; their results are capped at `retainedResultCap` characters, with a marker;
- * - from the first turn that does not fit, every older turn is reduced to a *manifest* line naming its
- *   calls (strictly newest-first: a small old turn never jumps a large newer one).
- */
-export interface RetentionPolicy {
-  /** Newest turns (with tool activity) replayed in full. @default 2 */
-  expandTurns: number;
-  /** Byte budget for trail content, newest first, expanded turns included. @default 163840 (160 KB) */
-  retainBytes: number;
-  /** Characters kept of each result in a retained (not expanded) turn. @default 1500 */
-  retainedResultCap: number;
-}
+export type { RetentionPolicy };
 
+/** ADR 0093's numbers: newest 2 turns expanded, 160 KB newest-first, 1500 characters per retained result. */
 export const adr0093Retention: RetentionPolicy = {
   expandTurns: 2,
   retainBytes: 160 * 1024,
@@ -41,6 +22,19 @@ export interface TrailPlan {
   turnOf: Int32Array;
 }
 
+/**
+ * The retention plan for tool trails (ADR 0093 A: "the same newest-2-expansion / 160KB-newest-first /
+ * manifest-for-old policy ReplayTrails gives an agent its own trails"). One plan serves both sides:
+ * an agent replaying its own trails and a receiver reading another agent's narrated trails, so the two
+ * renderings retain exactly the same evidence (retention parity, symmetric cost).
+ *
+ * Walking the turns that have tool activity newest-first:
+ * - the newest `expandTurns` are *expanded*: every call and its full result;
+ * - older ones are *retained* while the running byte total (expanded turns included) stays within
+ *   `retainBytes`; their results are capped at `retainedResultCap` characters, with a marker;
+ * - from the first turn that does not fit, every older turn is reduced to a *manifest* line naming its
+ *   calls (strictly newest-first: a small old turn never jumps a large newer one).
+ */
 export function planTrails(transcript: Transcript, policy: RetentionPolicy): TrailPlan {
   const view = viewOf(transcript);
   const fates = new Map<number, TrailFate>();

@@ -30,3 +30,19 @@ export function openCache(dir: string, warn: (line: string) => void = toStderr):
     }
   }
 }
+
+/**
+ * The same cache, opened on first use: a command that may or may not call a model (render) leaves no
+ * cache directory behind when it calls none.
+ */
+export function openCacheLazily(dir: string): ResponseCache {
+  let cache: ResponseCache | undefined;
+  const open = () => (cache ??= openCache(dir));
+  return {
+    keyOf: (provider, request, scope) => open().keyOf(provider, request, scope),
+    get: (key) => open().get(key),
+    set: (key, response) => open().set(key, response),
+    flush: () => cache?.flush?.(),
+    close: () => cache?.close(),
+  };
+}

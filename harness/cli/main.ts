@@ -2,6 +2,7 @@ import yargs from 'yargs';
 import { InputError } from '../errors.ts';
 import { commands } from './commands/index.ts';
 import { exitState } from './exit.ts';
+import { harnessVersion } from '../version.ts';
 
 /**
  * The CLI. Exit codes (docs/ci.md): 0 success, 1 a gate regression (render: an invalid contract), 2 bad
@@ -44,7 +45,7 @@ export async function main(argv: string[]): Promise<number> {
     .recommendCommands()
     .help()
     .alias('h', 'help')
-    .version(false)
+    .version(harnessVersion)
     .wrap(Math.min(110, process.stdout.columns ?? 100))
     .fail((msg, err) => {
       throw err ?? new InputError('usage', msg);

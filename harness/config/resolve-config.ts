@@ -1,4 +1,7 @@
-import { ConfigError, InputError } from '../errors.ts';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError } from '../errors.ts';
+import { packageRoot } from '../version.ts';
 import { resolveGateThresholds } from '../gate/thresholds.ts';
 import { checkNumberFlag, type NumberRule } from './numeric-flags.ts';
 import type {
@@ -7,9 +10,9 @@ import type {
   ProviderName,
   ResolvedConfig,
   SourceMode,
-  SuiteSelection,
   UserConfig,
 } from './types.ts';
+import { resolveSuites } from './suites.ts';
 
 export const defaultModels: Record<string, ModelSpec> = {
   small: { sim: 'sim-small', anthropic: 'claude-haiku-4-5', openai: 'gpt-4o-mini' },
@@ -92,10 +95,12 @@ export function resolveConfig(
     );
   const cacheEnabled = flags.cache === false ? false : user.cache !== false;
   const gate = resolveGateThresholds({ ...defaults.gate, ...check.record(user.gate, 'gate') }, file);
+  const strategies = check.record(user.strategies, 'strategies') ?? {};
   return {
     configFile: file,
-    suites: resolveSuites(user.suites, flags.suite, check),
+    suites: resolveSuites(user.suites, flags.suite, { file: where, strategies, models }),
     arms: flags.arm?.length ? flags.arm : (check.stringArray(user.arms, 'arms') ?? 'all'),
+    cases: flags.case?.length ? flags.case : 'all',
     reps:
       flag('--reps', flags.reps, 'positive integer') ?? check.positiveInt(user.reps, 'reps') ?? defaults.reps,
     seed: flag('--seed', flags.seed, 'integer') ?? check.int(user.seed, 'seed') ?? defaults.seed,
@@ -115,7 +120,7 @@ export function resolveConfig(
         defaults.cacheDir,
     },
     outDir: flags.out ?? check.string(user.outDir, 'outDir') ?? defaults.outDir,
-    casesDir: check.string(user.casesDir, 'casesDir') ?? defaults.casesDir,
+    casesDir: check.string(user.casesDir, 'casesDir') ?? defaultCasesDir(),
     sim: check.record(user.sim, 'sim') ?? {},
     providers: check.record(user.providers, 'providers') ?? {},
     prices: check.record(user.prices, 'prices') ?? {},
@@ -125,7 +130,7 @@ export function resolveConfig(
       check.share(user.maxErrorRate, 'maxErrorRate') ??
       gate.maxErrorRate,
     primaryCriterion: check.stringRecord(user.primaryCriterion, 'primaryCriterion') ?? {},
-    strategies: check.record(user.strategies, 'strategies') ?? {},
+    strategies,
     quiet: flags.quiet ?? false,
     shard: parseShard(flags.shard, where),
   };
@@ -194,34 +199,13 @@ function resolveLive(
   };
 }
 
-function resolveSuites(
-  value: UserConfig['suites'],
-  flag: string[] | undefined,
-  check: Checker,
-): SuiteSelection[] | 'all' {
-  if (flag?.length) {
-    const twice = flag.find((id, i) => flag.indexOf(id) !== i);
-    if (twice !== undefined) throw new InputError('usage', `--suite: suite "${twice}" is given twice`);
-    return flag.map((id) => ({ id }));
-  }
-  if (value === undefined) return 'all';
-  if (!Array.isArray(value))
-    throw new ConfigError(check.file, 'suites', 'must be an array of suite ids or {id, arms?, cases?}');
-  const first = new Map<string, number>();
-  return value.map((s, i) => {
-    const sel = typeof s === 'string' ? { id: s } : s;
-    if (typeof sel !== 'object' || sel === null || typeof sel.id !== 'string')
-      throw new ConfigError(check.file, `suites[${i}]`, 'must be a suite id or {id, arms?, cases?}');
-    // Selected twice, every cell of the suite would run twice under the same ids.
-    if (first.has(sel.id))
-      throw new ConfigError(
-        check.file,
-        `suites[${i}]`,
-        `suite "${sel.id}" is selected twice (also suites[${first.get(sel.id)}])`,
-      );
-    first.set(sel.id, i);
-    return sel;
-  });
+/**
+ * `cases/` where the command runs; without one (a project that installed handoff-eval and has no
+ * suites of its own yet), the suites shipped with the package — so `npx handoff-eval run` runs the
+ * default experiment anywhere.
+ */
+function defaultCasesDir(): string {
+  return existsSync(defaults.casesDir) ? defaults.casesDir : join(packageRoot, 'cases');
 }
 
 export function parseShard(

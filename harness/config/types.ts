@@ -30,17 +30,38 @@ export interface Price {
   cacheWrite?: number;
 }
 
+/**
+ * An arm defined in the config (`extraArms`, a `sweep`). Without `models` it takes the suite's
+ * baseline arm's model aliases.
+ */
+export interface ArmInput extends Omit<Arm, 'models'> {
+  models?: Arm['models'];
+}
+
 export interface SuiteSelection {
   id: string;
-  /** Keep only these arms (by name). @default every arm of the suite */
-  arms?: string[];
+  /**
+   * Keep only these arms: names of the suite's arms, or arm definitions (a `sweep(...)`, an inline
+   * arm), which are added to the suite and kept. @default every arm of the suite (and `extraArms`)
+   */
+  arms?: (string | ArmInput | readonly ArmInput[])[];
   /** Keep only these case ids. @default every case */
   cases?: string[];
-  /** Extra arms for this suite (inline definitions). */
-  extraArms?: Arm[];
+  /** Arms added to this suite: inline definitions or `sweep(...)` results. @default [] */
+  extraArms?: (ArmInput | readonly ArmInput[])[];
   /** This suite's source mode (an arm's own `mode` wins). @default the config's `mode` */
   mode?: SourceMode;
   /** This suite's live tool-call budget. @default the config's `sourceToolBudget` */
+  sourceToolBudget?: number;
+}
+
+/** A suite selection once resolved: arm names to keep, the arms added (flat, each checked). */
+export interface ResolvedSuiteSelection {
+  id: string;
+  arms?: string[];
+  cases?: string[];
+  extraArms?: ArmInput[];
+  mode?: SourceMode;
   sourceToolBudget?: number;
 }
 
@@ -157,8 +178,10 @@ export interface UserConfig {
 
 export interface ResolvedConfig {
   configFile: string | null;
-  suites: SuiteSelection[] | 'all';
+  suites: ResolvedSuiteSelection[] | 'all';
   arms: string[] | 'all';
+  /** Case ids to keep across the selected suites (`--case`). */
+  cases: string[] | 'all';
   reps: number;
   seed: number;
   provider: { source: ProviderName; receiver: ProviderName; judge: ProviderName };
@@ -188,6 +211,7 @@ export interface ResolvedConfig {
 export interface ConfigFlags {
   suite?: string[];
   arm?: string[];
+  case?: string[];
   provider?: ProviderName;
   reps?: number;
   seed?: number;

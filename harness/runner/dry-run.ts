@@ -1,12 +1,12 @@
 import type { ModelRequest, ModelResponse, ModelRole, Provider } from '../types.ts';
 import type { ResolvedConfig } from '../config/types.ts';
-import { loadSuites } from '../../cases/load.ts';
 import { createSimProvider } from '../providers/sim/index.ts';
 import { priceOf } from '../providers/prices.ts';
 import { requestTokens } from '../tokens.ts';
 import { harnessVersion } from '../version.ts';
 import { resolveModel, requestSeed, type CallPath } from './calls.ts';
 import { executeCell } from './execute-cell.ts';
+import { loadExperiment } from './experiment.ts';
 import { planCells } from './plan.ts';
 
 /** What one arm of the plan is expected to cost. */
@@ -48,7 +48,7 @@ export async function dryRun(
   config: ResolvedConfig,
   opts: { skip?: ReadonlySet<string> } = {},
 ): Promise<DryRunReport> {
-  const suites = await loadSuites(config.casesDir, config.suites, config.configFile);
+  const suites = await loadExperiment(config);
   const cells = planCells(suites, config).filter((c) => !opts.skip?.has(c.id));
   const stand = createSimProvider(config.sim, { windows: false });
   const arms = new Map<string, ArmEstimate>();

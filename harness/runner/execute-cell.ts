@@ -18,7 +18,7 @@ import { unusableAnswer, type UnusableKind } from './unusable.ts';
 import { getStrategy } from '../../strategies/index.ts';
 import { renderMessages } from '../../strategies/render.ts';
 import { judgeCell } from '../../judges/judge-cell.ts';
-import { simHintsOf } from '../../strategies/compose.ts';
+import { simHintsOf, trackCalls } from '../../strategies/compose.ts';
 import type { HandoffMemo } from './handoff-memo.ts';
 import { prepareLive, type LiveCell } from '../live/live-cell.ts';
 
@@ -104,7 +104,8 @@ function prepareHandoff(
     rep: cell.rep,
     budgetTokens: env.config.budgetTokens,
     tokens: countTokens,
-    call,
+    // Tracked apart from the cell's receiver and judge calls: finishHandoff totals the strategy's own.
+    call: trackCalls(call),
     signal: env.signal,
   };
   if (!strategy.deterministic) return strategy.prepare(ctx, cell.params);

@@ -40,6 +40,7 @@ export function writeConfigRecord(dir: string, config: ResolvedConfig, runId: st
 const planFields = [
   'suites',
   'arms',
+  'cases',
   'reps',
   'seed',
   'provider',

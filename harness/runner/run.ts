@@ -1,14 +1,14 @@
 import { join } from 'node:path';
 import { setMaxListeners } from 'node:events';
-import type { CallRecord, ResultRow } from '../types.ts';
+import type { CallRecord, ResultRow, Suite } from '../types.ts';
 import type { ResolvedConfig } from '../config/types.ts';
-import { loadSuites } from '../../cases/load.ts';
 import { createProviders } from '../providers/index.ts';
 import { createCallPath } from './calls.ts';
 import { executeCell } from './execute-cell.ts';
 import { HandoffMemo } from './handoff-memo.ts';
 import { Journal, readJsonl } from './journal.ts';
 import { latestRows } from './latest-rows.ts';
+import { loadExperiment } from './experiment.ts';
 import { planCells, type PlannedCell } from './plan.ts';
 import { liveSkipped } from '../live/plan-live.ts';
 import type { Progress, Reporter } from './reporters.ts';
@@ -53,7 +53,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   if (opts.signal) setMaxListeners(0, opts.signal);
   const resume = opts.resumeDir ? openResume(opts.resumeDir, opts.config) : undefined;
   const config = resume?.config ?? opts.config;
-  const suites = await loadSuites(config.casesDir, config.suites, config.configFile);
+  const suites = await loadExperiment(config);
   const cells = planCells(suites, config);
   const notes = liveSkipped(suites, config);
   if (cells.length === 0) throw nothingToRun(suites, config);
@@ -114,7 +114,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
 }
 
 /** Zero cells planned: the run would write an empty report and pass; say which setting emptied it. */
-function nothingToRun(suites: Awaited<ReturnType<typeof loadSuites>>, config: ResolvedConfig): InputError {
+function nothingToRun(suites: Suite[], config: ResolvedConfig): InputError {
   const unsharded = config.shard ? planCells(suites, { ...config, shard: null }).length : 0;
   if (config.shard && unsharded > 0)
     return new InputError(

@@ -7,6 +7,7 @@ import { html, type SafeHtml } from './escape.ts';
 import { table, type Cell } from './table.ts';
 import { suiteCharts } from './charts.ts';
 import { drilldown } from './drilldown.ts';
+import { sweepSections } from './sweeps.ts';
 import { styles } from './styles.ts';
 import { liveArms, liveHeaders, liveRows, liveSimLines } from '../live-section.ts';
 
@@ -168,7 +169,7 @@ function suiteSection(suite: SuiteSummary, rows: readonly ResultRow[]): SafeHtml
   }${j.survival ? html`<li>survival: ${f.survivalAgreementText(j.survival)}</li>` : ''}</ul>`;
   return html`<section class="suite" id="suite-${anchor(suite.suite)}"><h2>${suite.suite} <small>${f.plural(suite.cases, 'case')} × ${f.plural(suite.reps, 'rep')} · baseline ${suite.baselineArm}${suite.baselinePresent ? '' : ' (not in this run)'} · ${f.labels(suite)}</small></h2>
 ${headline}${liveSection(suite)}<div class="charts">${charts}</div>
-<h3>Scores (1–5): mean [95% CI] per arm</h3>${scores}${comparisons}<h3>Tokens, latency, cost</h3>${usage}${kinds.length ? html`<h3>${f.survivalHeading}</h3>${survival}` : ''}${locRows.length ? html`<h3>Survival by kind × claim location (payload → answer)</h3>${byLocation}` : ''}${checkNames.length ? html`<h3>Deterministic checks (failed / ok cells)</h3>${checks}` : ''}<h3>Judge reliability</h3>${judge}
+<h3>Scores (1–5): mean [95% CI] per arm</h3>${scores}${comparisons}<h3>Tokens, latency, cost</h3>${usage}${kinds.length ? html`<h3>${f.survivalHeading}</h3>${survival}` : ''}${locRows.length ? html`<h3>Survival by kind × claim location (payload → answer)</h3>${byLocation}` : ''}${checkNames.length ? html`<h3>Deterministic checks (failed / ok cells)</h3>${checks}` : ''}${sweepSections(suite)}<h3>Judge reliability</h3>${judge}
 ${drilldown(suite, rows)}</section>`;
 }
 

@@ -5,6 +5,9 @@ import type { LiveSimNote, LiveSummary } from './live.ts';
 export type { LiveSimNote, LiveSummary } from './live.ts';
 import type { Mde } from '../stats/power.ts';
 import type { IntervalBound } from '../stats/scale.ts';
+import type { SweepSummary } from './sweeps.ts';
+
+export type { ParamResponse, SweepEstimate, SweepPoint, SweepSummary } from './sweeps.ts';
 
 /**
  * What summarize(rows) computes once and every formatter renders (report.json is this object).
@@ -69,6 +72,8 @@ export interface SuiteSummary {
   /** Baseline first, then arms by name. */
   arms: ArmSummary[];
   judge: JudgeReliability;
+  /** Swept arms (`<name>[k=v,…]`, docs/config.md "Sweeps") read as parameter responses; absent without sweeps. */
+  sweeps?: SweepSummary[];
 }
 
 export interface ArmSummary {

@@ -16,6 +16,7 @@ import { countTokens } from '../../harness/tokens.ts';
 import { getStrategy } from '../../strategies/index.ts';
 import { resolveParams } from '../../strategies/define.ts';
 import { toCase } from '../../cases/load.ts';
+import { trackCalls } from '../../strategies/compose.ts';
 
 /** A case around a transcript (no labels unless given). */
 export function caseOf(source: Transcript, extra: Partial<Case> = {}): Case {
@@ -64,7 +65,7 @@ export function contextFor(c: Case, opts: CtxOptions = {}): StrategyContext & { 
     rep: opts.rep ?? 0,
     budgetTokens: opts.budgetTokens ?? 200_000,
     tokens: countTokens,
-    call,
+    call: trackCalls(call),
     requests,
   };
 }

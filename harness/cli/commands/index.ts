@@ -9,6 +9,7 @@ import { gateCommand } from './gate.ts';
 import { baselineCommand } from './baseline.ts';
 import { mergeCommand } from './merge.ts';
 import { caseCommand } from './case.ts';
+import { checkStrategyCommand } from './check-strategy.ts';
 
 /** Every command, in --help order. */
 export const commands: CommandModule<any, any>[] = [
@@ -17,6 +18,7 @@ export const commands: CommandModule<any, any>[] = [
   listCommand,
   validateCommand,
   renderCommand,
+  checkStrategyCommand,
   importCommand,
   gateCommand,
   baselineCommand,

@@ -1,19 +1,25 @@
 import type { CommandModule } from 'yargs';
 import { InputError } from '../../errors.ts';
 import { loadConfig } from '../../config/load-config.ts';
-import { loadSuites } from '../../../cases/load.ts';
+import type { ResolvedConfig } from '../../config/types.ts';
+import { checkArm, loadExperiment } from '../../runner/experiment.ts';
 import { strategies } from '../../../strategies/index.ts';
+import { listValues } from './flags.ts';
 import { providerNames } from '../../providers/index.ts';
 import { criteria } from '../../../judges/criteria/index.ts';
-import type { ParamSpec } from '../../types.ts';
+import type { ParamSpec, Strategy } from '../../types.ts';
 
 interface ListArgs {
   what: string;
   json: boolean;
   config?: string;
+  suite?: string[];
+  arm?: string[];
+  case?: string[];
 }
 
-const kinds = ['strategies', 'suites', 'providers', 'criteria'] as const;
+const kinds = ['strategies', 'suites', 'arms', 'cases', 'providers', 'criteria'] as const;
+type Kind = (typeof kinds)[number];
 
 export const listCommand: CommandModule<object, ListArgs> = {
   command: 'list [what]',
@@ -22,11 +28,30 @@ export const listCommand: CommandModule<object, ListArgs> = {
     y
       .positional('what', { type: 'string', default: 'strategies', describe: kinds.join(' | ') })
       .option('json', { type: 'boolean', default: false })
-      .option('config', { type: 'string', describe: 'config file (for suites)' }) as never,
+      .option('config', {
+        type: 'string',
+        describe: 'config file (its strategies, suites, extra arms, casesDir)',
+      })
+      .option('suite', {
+        type: 'string',
+        array: true,
+        describe: 'only these suites (comma list or repeated)',
+      })
+      .option('arm', { type: 'string', array: true, describe: 'only these arms (comma list or repeated)' })
+      .option('case', {
+        type: 'string',
+        array: true,
+        describe: 'only these case ids (comma list or repeated)',
+      }) as never,
   handler: async (args) => {
     if (!(kinds as readonly string[]).includes(args.what))
       throw new InputError('usage', `list: unknown "${args.what}"; valid: ${kinds.join(', ')}`);
-    const items = await collect(args.what as (typeof kinds)[number], args.config);
+    const config = await loadConfig(args.config, {
+      suite: listValues(args.suite),
+      arm: listValues(args.arm),
+      case: listValues(args.case),
+    });
+    const items = await collect(args.what as Kind, config);
     if (args.json) process.stdout.write(`${JSON.stringify(items, null, 2)}\n`);
     else for (const item of items) process.stdout.write(`${describe(item)}\n`);
   },
@@ -34,29 +59,15 @@ export const listCommand: CommandModule<object, ListArgs> = {
 
 type Item = Record<string, unknown> & { id: string };
 
-async function collect(what: (typeof kinds)[number], configPath?: string): Promise<Item[]> {
+async function collect(what: Kind, config: ResolvedConfig): Promise<Item[]> {
   switch (what) {
     case 'strategies':
-      return Object.values(strategies).map((s) => ({
-        id: s.name,
-        description: s.description,
-        seed: s.seed,
-        params: Object.fromEntries(
-          Object.entries(s.params as Record<string, ParamSpec>).map(([k, p]) => [
-            k,
-            {
-              type: p.type,
-              default: p.default,
-              ...(p.values ? { values: p.values } : {}),
-              description: p.description,
-            },
-          ]),
-        ),
-      }));
-    case 'suites': {
-      const config = await loadConfig(configPath, {});
-      const suites = await loadSuites(config.casesDir, 'all');
-      return suites.map((s) => ({
+      return [
+        ...Object.values(strategies).map((s) => strategyItem(s, 'registered')),
+        ...Object.entries(config.strategies).map(([id, s]) => ({ ...strategyItem(s, 'config'), id })),
+      ];
+    case 'suites':
+      return (await loadExperiment(config)).map((s) => ({
         id: s.id,
         title: s.title,
         direction: s.direction,
@@ -65,7 +76,30 @@ async function collect(what: (typeof kinds)[number], configPath?: string): Promi
         baselineArm: s.baselineArm,
         criteria: s.criteria,
       }));
-    }
+    case 'arms':
+      return (await loadExperiment(config)).flatMap((s) =>
+        s.arms.map((a) => ({
+          id: `${s.id}/${a.name}`,
+          suite: s.id,
+          arm: a.name,
+          strategy: a.strategy,
+          params: checkArm(a, s, config),
+          models: a.models,
+          baseline: a.name === s.baselineArm,
+        })),
+      );
+    case 'cases':
+      return (await loadExperiment(config)).flatMap((s) =>
+        s.cases.map((c) => ({
+          id: `${s.id}/${c.id}`,
+          suite: s.id,
+          case: c.id,
+          direction: c.direction,
+          title: c.title ?? '',
+          assertions: c.assertions.length,
+          file: c.file ?? '',
+        })),
+      );
     case 'providers':
       return providerNames().map((id) => ({
         id,
@@ -79,6 +113,27 @@ async function collect(what: (typeof kinds)[number], configPath?: string): Promi
     case 'criteria':
       return Object.values(criteria).map((c) => ({ ...c }));
   }
+}
+
+function strategyItem(s: Strategy<any>, source: 'registered' | 'config'): Item {
+  return {
+    id: s.name,
+    source,
+    description: s.description,
+    seed: s.seed,
+    ...(s.deterministic ? { deterministic: true } : {}),
+    params: Object.fromEntries(
+      Object.entries(s.params as Record<string, ParamSpec>).map(([k, p]) => [
+        k,
+        {
+          type: p.type,
+          default: p.default,
+          ...(p.values ? { values: p.values } : {}),
+          description: p.description,
+        },
+      ]),
+    ),
+  };
 }
 
 function describe(item: Item): string {

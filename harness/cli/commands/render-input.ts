@@ -1,11 +1,87 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { Case, Direction, Transcript } from '../../types.ts';
-import { InputError } from '../../errors.ts';
+import type { Arm, Case, Direction, Strategy, Suite, Transcript } from '../../types.ts';
+import type { ResolvedConfig } from '../../config/types.ts';
+import { InputError, UnknownNameError } from '../../errors.ts';
+import { loadExperiment } from '../../runner/experiment.ts';
+import { getStrategy } from '../../../strategies/index.ts';
+import { resolveParams } from '../../../strategies/define.ts';
+import { parseParams } from './flags.ts';
 import { allTrailItems } from '../../transcript/view.ts';
 import { toCase } from '../../../cases/load.ts';
 import { childCall, returnParts } from '../../../cases/scaffold.ts';
 import { readText } from '../../text/read-text.ts';
+
+/** What `render` renders: the case, the strategy with its resolved params, the source model alias. */
+export interface RenderTarget {
+  c: Case;
+  strategy: Strategy<any>;
+  params: Record<string, unknown>;
+  sourceModel: string;
+}
+
+export interface RenderTargetArgs extends Omit<RenderInputArgs, 'file' | 'strategy'> {
+  file?: string;
+  strategy?: string;
+  arm?: string;
+  param?: string | string[];
+  sourceModel?: string;
+}
+
+/**
+ * A file (case, transcript) or a case of the config's suites (`--case`, `--suite`), under a strategy
+ * by name (registered or the config's) or an arm of the config's suites (`--arm`, extra arms and sweeps
+ * included): the arm's strategy, params and source model, `--param` on top.
+ */
+export async function renderTarget(args: RenderTargetArgs, config: ResolvedConfig): Promise<RenderTarget> {
+  const needSuites = args.file === undefined || args.arm !== undefined;
+  const suites = needSuites ? await loadExperiment(config) : [];
+  const arm = args.arm === undefined ? undefined : findArm(suites, args.arm);
+  const name = arm?.strategy ?? args.strategy;
+  if (!name)
+    throw new InputError('usage', 'render: name a strategy (--strategy <name>) or an arm (--arm <name>)');
+  const strategy = getStrategy(name, config.strategies, arm ? `--arm ${args.arm}` : '--strategy');
+  const params = resolveParams(
+    strategy,
+    { ...arm?.params, ...parseParams(([] as string[]).concat(args.param ?? [])) },
+    `--strategy ${strategy.name}`,
+  );
+  let c: Case;
+  if (args.file !== undefined) c = await loadInput({ ...args, file: args.file, strategy: strategy.name });
+  else {
+    if (config.cases === 'all')
+      throw new InputError(
+        'usage',
+        "render: name a transcript or case file, or a case of the config's suites (--case <id>)",
+      );
+    const found = suites.flatMap((s) => s.cases);
+    if (found.length > 1)
+      throw new InputError(
+        'usage',
+        `--case: ${config.cases.join(', ')} is in several suites (${[...new Set(found.map((x) => x.suite))].join(', ')}); name one with --suite, or one case`,
+      );
+    c = found[0]!;
+  }
+  return { c, strategy, params, sourceModel: args.sourceModel ?? arm?.models.source ?? 'large' };
+}
+
+function findArm(suites: readonly Suite[], name: string): Arm {
+  const hits = suites.flatMap((s) => s.arms.filter((a) => a.name === name));
+  if (hits.length === 0)
+    throw new UnknownNameError(
+      'arm',
+      name,
+      [...new Set(suites.flatMap((s) => s.arms.map((a) => a.name)))].sort(),
+      '--arm',
+    );
+  const distinct = new Set(hits.map((a) => JSON.stringify([a.strategy, a.params ?? {}, a.models])));
+  if (distinct.size > 1)
+    throw new InputError(
+      'usage',
+      `--arm ${name}: defined differently in several suites; name one with --suite`,
+    );
+  return hits[0]!;
+}
 
 /** What `render` reads: the flags that shape a case from a bare transcript. */
 export interface RenderInputArgs {

@@ -1,22 +1,25 @@
 import type { Argv, CommandModule } from 'yargs';
 import { numberFlag } from '../../config/numeric-flags.ts';
 import type { Case, Direction, Handoff } from '../../types.ts';
-import { InputError, SubagentContractError } from '../../errors.ts';
+import { SubagentContractError } from '../../errors.ts';
 import { exitState } from '../exit.ts';
 import { countTokens, requestTokens } from '../../tokens.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { createProviders } from '../../providers/index.ts';
 import { createCallPath } from '../../runner/calls.ts';
-import { openCache } from '../../cache/index.ts';
+import { openCacheLazily } from '../../cache/index.ts';
 import { allTrailItems } from '../../transcript/view.ts';
-import { getStrategy } from '../../../strategies/index.ts';
-import { resolveParams } from '../../../strategies/define.ts';
 import { renderMessage } from '../../../strategies/render.ts';
-import { loadInput } from './render-input.ts';
+import { trackCalls } from '../../../strategies/compose.ts';
+import { renderTarget } from './render-input.ts';
+import { listValues } from './flags.ts';
 
 export interface RenderArgs {
-  file: string;
-  strategy: string;
+  file?: string;
+  strategy?: string;
+  suite?: string[];
+  case?: string[];
+  arm?: string;
   param?: string | string[];
   json: boolean;
   provider?: string;
@@ -26,7 +29,7 @@ export interface RenderArgs {
   spawnCall?: string;
   child?: string;
   budgetTokens?: number;
-  sourceModel: string;
+  sourceModel?: string;
   seed?: number;
   rep: number;
   cache: boolean;
@@ -41,20 +44,29 @@ export interface RenderArgs {
  * cache unless --no-cache — with the same per-call seeds, so a render reproduces what a run's cell saw.
  */
 export const renderCommand: CommandModule<object, RenderArgs> = {
-  command: 'render <file>',
+  command: 'render [file]',
   describe:
     'Show what a receiving agent would see of a transcript (or case) under a strategy, with token counts',
   builder: (yargs: Argv<object>) =>
     yargs
       .positional('file', {
         type: 'string',
-        demandOption: true,
-        describe: 'a case file, a normalised transcript JSON, or any importable transcript',
+        describe: 'a case file, a normalised transcript JSON, or any importable transcript (or --case)',
       })
       .option('strategy', {
         type: 'string',
-        demandOption: true,
-        describe: 'strategy name (see `list strategies`)',
+        describe: "strategy name, registered or the config's (see `list strategies`); or --arm",
+      })
+      .option('suite', { type: 'string', array: true, describe: "the config's suite of --case / --arm" })
+      .option('case', {
+        type: 'string',
+        array: true,
+        describe: "a case of the config's suites, by id (instead of a file)",
+      })
+      .option('arm', {
+        type: 'string',
+        describe:
+          "an arm of the config's suites (extra arms and sweeps too): its strategy, params and source model",
       })
       .option('param', {
         type: 'string',
@@ -106,27 +118,22 @@ export const renderCommand: CommandModule<object, RenderArgs> = {
       })
       .option('source-model', {
         type: 'string',
-        default: 'large',
-        describe: 'model alias of the source agent (summaries, contracts)',
+        describe: "model alias of the source agent (summaries, contracts; default: the arm's, else large)",
       }) as unknown as Argv<RenderArgs>,
   handler: async (args) => {
-    const strategy = getStrategy(args.strategy, {}, '--strategy');
-    const params = resolveParams(
-      strategy,
-      parseParams(([] as string[]).concat(args.param ?? [])),
-      `--strategy ${strategy.name}`,
-    );
     const config = await loadConfig(args.config, {
       provider: args.provider,
       cache: args.cache,
       seed: args.seed,
+      suite: listValues(args.suite),
+      case: listValues(args.case),
     });
-    const c = await loadInput(args);
+    const { c, strategy, params, sourceModel } = await renderTarget(args, config);
     const providers = await createProviders(config);
-    const cache =
-      config.cache.enabled && strategyCallsModels(strategy.name, params) ? openCache(config.cache.dir) : null;
+    // Opened on the first model call: a rendering that calls none leaves no cache directory behind.
+    const cache = config.cache.enabled ? openCacheLazily(config.cache.dir) : null;
     try {
-      const aliases = { source: args.sourceModel, receiver: args.sourceModel };
+      const aliases = { source: sourceModel, receiver: sourceModel };
       const call = createCallPath({ config, providers, cache, runId: 'render', onCall: () => {} }).forCell({
         cellId: `render/${c.id}`,
         caseId: c.id,
@@ -134,7 +141,7 @@ export const renderCommand: CommandModule<object, RenderArgs> = {
         aliases,
         made: [],
       });
-      const arm = { name: 'render', strategy: strategy.name, params, models: aliases };
+      const arm = { name: args.arm ?? 'render', strategy: strategy.name, params, models: aliases };
       let handoff: Handoff;
       try {
         handoff = await strategy.prepare(
@@ -144,7 +151,7 @@ export const renderCommand: CommandModule<object, RenderArgs> = {
             rep: args.rep,
             budgetTokens: args.budgetTokens ?? config.budgetTokens,
             tokens: countTokens,
-            call,
+            call: trackCalls(call),
           },
           params,
         );
@@ -166,23 +173,6 @@ export const renderCommand: CommandModule<object, RenderArgs> = {
     }
   },
 };
-
-/** Only strategies that ask for model calls open the response cache (a pure rendering leaves no cache directory behind). */
-function strategyCallsModels(name: string, params: Record<string, unknown>): boolean {
-  return modelBacked.has(name) || (name === 'parity-narration' && params.middle === 'summarize');
-}
-
-const modelBacked = new Set(['summary', 'structured-contract', 'spawn-summary']);
-
-function parseParams(pairs: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const p of pairs) {
-    const at = p.indexOf('=');
-    if (at <= 0) throw new InputError('usage', `--param: expected key=value (got "${p}")`);
-    out[p.slice(0, at)] = p.slice(at + 1);
-  }
-  return out;
-}
 
 interface RenderOutput {
   system: string;

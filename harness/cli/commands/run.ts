@@ -12,11 +12,13 @@ import { createProgressReporter } from '../../runner/reporters.ts';
 import { printOutcome } from '../run-outcome.ts';
 import { exitState } from '../exit.ts';
 import { onInterrupt } from '../interrupt.ts';
+import { listValues } from './flags.ts';
 
 interface RunArgs {
   config?: string;
   suite?: string[];
   arm?: string[];
+  case?: string[];
   provider?: string;
   reps?: number;
   seed?: number;
@@ -39,8 +41,18 @@ export const runCommand: CommandModule<object, RunArgs> = {
   builder: (y) =>
     y
       .option('config', { type: 'string', describe: 'config file (default: ./eval.config.ts)' })
-      .option('suite', { type: 'string', array: true, describe: 'only these suites' })
-      .option('arm', { type: 'string', array: true, describe: 'only these arms' })
+      .option('suite', {
+        type: 'string',
+        array: true,
+        describe:
+          "only these suites (comma list or repeated; the config's extra arms and filters for them stay)",
+      })
+      .option('arm', { type: 'string', array: true, describe: 'only these arms (comma list or repeated)' })
+      .option('case', {
+        type: 'string',
+        array: true,
+        describe: 'only these case ids (comma list or repeated)',
+      })
       .option('provider', { type: 'string', describe: 'provider for every role: sim | anthropic | openai' })
       .option('reps', {
         type: 'string',
@@ -90,8 +102,9 @@ export const runCommand: CommandModule<object, RunArgs> = {
     if (args.retryErrors && !args.resume)
       throw new InputError('usage', '--retry-errors: only with --resume <run-dir>');
     const config = await loadConfig(args.config, {
-      suite: args.suite,
-      arm: args.arm,
+      suite: listValues(args.suite),
+      arm: listValues(args.arm),
+      case: listValues(args.case),
       provider: args.provider,
       reps: args.reps,
       seed: args.seed,

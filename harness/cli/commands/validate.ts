@@ -3,13 +3,13 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
 import { HarnessError, InputError } from '../../errors.ts';
 import { loadConfig } from '../../config/load-config.ts';
-import { findCaseFiles, loadSuite, loadSuites, toCase } from '../../../cases/load.ts';
+import { findCaseFiles, listSuiteIds, loadSuites, toCase } from '../../../cases/load.ts';
 import { checkScopeNames } from '../../gate/scopes.ts';
 import { caseWarnings } from '../../../cases/case-warnings.ts';
-import type { Case, Suite } from '../../types.ts';
-import { getStrategy } from '../../../strategies/index.ts';
-import { resolveParams } from '../../../strategies/define.ts';
+import type { Case } from '../../types.ts';
+import type { ResolvedConfig, ResolvedSuiteSelection } from '../../config/types.ts';
 import { readText } from '../../text/read-text.ts';
+import { checkSuiteDir } from './validate-suite.ts';
 
 interface ValidateArgs {
   paths: string[];
@@ -28,43 +28,70 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
       })
       .option('config', { type: 'string', describe: 'config file' }) as never,
   handler: async (args) => {
+    const config = await loadConfig(args.config, {});
     const problems: string[] = [];
     let checked = 0;
     let warned = 0;
-    const attempt = async (what: string, f: () => Promise<unknown>) => {
+    const report = (label: string, found: string[], value?: unknown) => {
       checked++;
-      try {
-        const value = await f();
-        process.stdout.write(`ok  ${what}\n`);
-        for (const w of [...proposedWarnings(value), ...labelWarnings(value)]) {
-          warned++;
-          process.stdout.write(`warn ${w}\n`);
-        }
-      } catch (err) {
-        if (!(err instanceof HarnessError)) throw err;
-        problems.push(err.message);
-        process.stdout.write(`ERR ${err.message}\n`);
+      problems.push(...found);
+      if (found.length === 0) process.stdout.write(`ok  ${label}\n`);
+      for (const p of found) process.stdout.write(`ERR ${p}\n`);
+      for (const w of [...proposedWarnings(value), ...labelWarnings(value)]) {
+        warned++;
+        process.stdout.write(`warn ${w}\n`);
       }
     };
-    const config = await loadConfig(args.config, {});
-    const paths = args.paths?.length ? args.paths : [config.casesDir];
-    if (!args.paths?.length && config.configFile) {
-      // The config's own suite selections: extra arms must not clash with a suite's arms.
-      await attempt(config.configFile, () => loadSuites(config.casesDir, config.suites, config.configFile));
-      await attempt(`${config.configFile} gate scopes`, async () =>
-        checkScopeNames(config.gate, await loadSuites(config.casesDir, 'all'), config.configFile!),
-      );
+    const attempt = async (what: string, f: () => Promise<unknown>) => {
+      try {
+        report(what, [], await f());
+      } catch (err) {
+        if (!(err instanceof HarnessError)) throw err;
+        report(what, [err.message]);
+      }
+    };
+    const suite = async (dir: string) => {
+      const id = basename(dir);
+      const at = config.suites === 'all' ? -1 : config.suites.findIndex((s) => s.id === id);
+      const sel = at >= 0 ? (config.suites as ResolvedSuiteSelection[])[at] : undefined;
+      const r = await checkSuiteDir(dir, config, sel, `${config.configFile ?? 'config'}: suites[${at}]`);
+      report(`${r.file} (${r.cases.length} cases, ${r.arms} arms)`, r.problems, { cases: r.cases, arms: [] });
+    };
+    if (!args.paths?.length) {
+      if (config.configFile) {
+        report(config.configFile, selectionProblems(config));
+        await attempt(`${config.configFile} gate scopes`, async () =>
+          checkScopeNames(config.gate, await loadSuites(config.casesDir, 'all'), config.configFile!),
+        );
+      }
+      for (const id of listSuiteIds(config.casesDir)) await suite(join(config.casesDir, id));
     }
-    for (const p of paths) {
+    for (const p of args.paths ?? []) {
       if (!existsSync(p)) throw new InputError('not_found', `${p}: no such file or folder`);
       if (/\.(m?ts|m?js)$/.test(p)) await attempt(p, () => loadConfig(p, {}));
-      else for (const target of targets(p)) await attempt(target.label, target.check);
+      else
+        for (const target of targets(p))
+          await (target.suite ? suite(target.suite) : attempt(target.label, target.check!));
     }
     if (problems.length)
-      throw new InputError('invalid', `${problems.length} of ${checked} checked item(s) invalid`);
+      throw new InputError('invalid', `${problems.length} problem(s) in ${checked} checked item(s)`);
     if (warned) process.stdout.write(`${warned} warning(s); nothing invalid\n`);
   },
 };
+
+/** Suite ids and arm names the config selects that do not exist (what `run` would reject). */
+function selectionProblems(config: ResolvedConfig): string[] {
+  const ids = listSuiteIds(config.casesDir);
+  const file = config.configFile ?? 'config';
+  const out: string[] = [];
+  if (config.suites !== 'all')
+    for (const s of config.suites)
+      if (!ids.includes(s.id))
+        out.push(
+          `${file}: suites: unknown suite "${s.id}" under ${config.casesDir}; valid: ${ids.join(', ')}`,
+        );
+  return out;
+}
 
 /**
  * Labels a labeller proposed and no person confirmed yet (`status: "proposed"`): the case is valid,
@@ -85,8 +112,8 @@ function proposedWarnings(value: unknown): string[] {
 
 const isCase = (v: unknown): v is Case =>
   typeof v === 'object' && v !== null && 'assertions' in v && 'source' in v;
-const isSuite = (v: unknown): v is Suite =>
-  typeof v === 'object' && v !== null && 'cases' in v && 'arms' in v;
+const isSuite = (v: unknown): v is { cases: Case[] } =>
+  typeof v === 'object' && v !== null && Array.isArray((v as { cases?: unknown }).cases);
 
 /**
  * What makes a valid case measure less than it seems to (cases/case-warnings.ts): criteria it cannot
@@ -99,17 +126,16 @@ function labelWarnings(value: unknown): string[] {
 
 interface Target {
   label: string;
-  check: () => Promise<unknown>;
+  /** A suite folder, validated whole. */
+  suite?: string;
+  check?: () => Promise<unknown>;
 }
 
 /** Suite folders are validated whole (suite.json, generator output, case files); loose case files alone. */
 function targets(path: string): Target[] {
   const files = statSync(path).isDirectory() ? findCaseFiles([path]) : [path];
   const suites = new Set(files.filter((f) => basename(f) === 'suite.json').map(dirname));
-  const out: Target[] = [...suites].map((dir) => ({
-    label: join(dir, 'suite.json'),
-    check: () => checkSuite(dir),
-  }));
+  const out: Target[] = [...suites].map((dir) => ({ label: join(dir, 'suite.json'), suite: dir }));
   for (const f of files) {
     if (basename(f) === 'suite.json' || [...suites].some((s) => f.startsWith(`${s}/`))) continue;
     out.push({ label: f, check: () => checkLooseCase(f) });
@@ -131,14 +157,4 @@ async function checkLooseCase(file: string): Promise<unknown> {
     throw new InputError('case_invalid', `${file}: (file): not valid JSON: ${(err as Error).message}`);
   }
   return toCase(raw, file, dirname(file), suite);
-}
-
-/** A suite loads (schema, generator, cases) and every arm names a strategy with valid params. */
-async function checkSuite(dir: string): Promise<unknown> {
-  const suite = await loadSuite(dir);
-  for (const a of suite.arms) {
-    const where = `${join(dir, 'suite.json')}: arms.${a.name}`;
-    resolveParams(getStrategy(a.strategy, {}, where), a.params, where);
-  }
-  return suite;
 }

@@ -1,0 +1,27 @@
+import { InputError } from '../../errors.ts';
+
+/**
+ * Values of a list flag: repeatable and comma-separated alike (`--suite a,b --suite c` → a, b, c),
+ * blanks dropped, in the order given. A value given twice stays twice, so the command can refuse it
+ * (`--suite: suite "mini" is given twice`) rather than quietly run it once.
+ */
+export function listValues(flag: string | string[] | undefined): string[] {
+  const out: string[] = [];
+  for (const v of ([] as string[]).concat(flag ?? []))
+    for (const part of String(v).split(',')) {
+      const s = part.trim();
+      if (s) out.push(s);
+    }
+  return out;
+}
+
+/** `--param key=value` pairs (values stay strings; the strategy's spec coerces them). */
+export function parseParams(pairs: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of pairs) {
+    const at = p.indexOf('=');
+    if (at <= 0) throw new InputError('usage', `--param: expected key=value (got "${p}")`);
+    out[p.slice(0, at)] = p.slice(at + 1);
+  }
+  return out;
+}

@@ -1,0 +1,121 @@
+import type { ResultRow } from '../../harness/types.ts';
+import { parseSweepArmName } from '../../harness/config/sweep.ts';
+import { clusteredMean, type Observation } from '../stats/clustered.ts';
+import { LEVEL } from './scores.ts';
+
+/** A mean over cells with its 95% t interval clustered by case (reps nested in cases; a share's clipped to 0–1). */
+export interface SweepEstimate {
+  mean: number;
+  ci: [number, number] | null;
+  n: number;
+}
+
+/** One value of a swept param, pooled over the sweep's other params. */
+export interface SweepPoint {
+  value: string;
+  arms: string[];
+  /** ok cells. */
+  cells: number;
+  /** The suite's primary criterion. */
+  score: SweepEstimate | null;
+  handoffTokens: SweepEstimate | null;
+  /** Share of labelled assertions kept (with their qualifier) in the payload, per cell. */
+  payloadSurvival: SweepEstimate | null;
+  /** The same in the receiver's answer. */
+  answerSurvival: SweepEstimate | null;
+}
+
+/** The response to one swept param: a point per value, in the sweep's order (numbers ascending). */
+export interface ParamResponse {
+  param: string;
+  points: SweepPoint[];
+}
+
+/** Arms named `<base>[k=v,…]` (what `sweep()` makes) of one strategy, read as an ablation grid. */
+export interface SweepSummary {
+  base: string;
+  strategy: string;
+  arms: string[];
+  criterion: string | null;
+  params: ParamResponse[];
+}
+
+/**
+ * The parameter-response view of a suite's swept arms: for each group of at least two arms named
+ * `<base>[…]` with one strategy, and each param in their names, the primary score, the handoff tokens
+ * and the payload and answer survival per value of that param (pooled over the other swept params),
+ * each a mean over ok cells with a 95% interval clustered by case.
+ */
+export function sweepSummaries(rows: readonly ResultRow[], criterion: string | null): SweepSummary[] {
+  const groups = new Map<string, { strategy: string; arms: Map<string, Record<string, string>> }>();
+  for (const arm of [...new Set(rows.map((r) => r.arm))].sort()) {
+    const parsed = parseSweepArmName(arm);
+    if (!parsed) continue;
+    const strategy = rows.find((r) => r.arm === arm)!.strategy;
+    const key = `${parsed.base}\u0000${strategy}`;
+    const g = groups.get(key) ?? { strategy, arms: new Map() };
+    g.arms.set(arm, parsed.values);
+    groups.set(key, g);
+  }
+  const out: SweepSummary[] = [];
+  for (const [key, g] of groups) {
+    if (g.arms.size < 2) continue;
+    const ok = rows.filter((r) => r.status === 'ok' && g.arms.has(r.arm));
+    const params = [...new Set([...g.arms.values()].flatMap((v) => Object.keys(v)))];
+    out.push({
+      base: key.split('\u0000')[0]!,
+      strategy: g.strategy,
+      arms: [...g.arms.keys()],
+      criterion,
+      params: params.map((param) => ({ param, points: points(param, g.arms, ok, criterion) })),
+    });
+  }
+  return out;
+}
+
+function points(
+  param: string,
+  arms: Map<string, Record<string, string>>,
+  ok: readonly ResultRow[],
+  criterion: string | null,
+): SweepPoint[] {
+  const values = [...new Set([...arms.values()].flatMap((v) => (param in v ? [v[param]!] : [])))];
+  if (values.every((v) => Number.isFinite(Number(v)))) values.sort((a, b) => Number(a) - Number(b));
+  return values.map((value) => {
+    const with_ = [...arms].filter(([, v]) => v[param] === value).map(([arm]) => arm);
+    const cells = ok.filter((r) => with_.includes(r.arm));
+    return {
+      value,
+      arms: with_,
+      cells: cells.length,
+      score: estimate(cells, (r) => (criterion ? r.scores[criterion] : null)),
+      handoffTokens: estimate(cells, (r) => r.handoff_tokens),
+      payloadSurvival: estimate(cells, (r) => keptShare(r, 'payload'), [0, 1]),
+      answerSurvival: estimate(cells, (r) => keptShare(r, 'answer'), [0, 1]),
+    };
+  });
+}
+
+/** A clustered mean; a share's interval is clipped to [0, 1] (the t interval does not know the bounds). */
+function estimate(
+  rows: readonly ResultRow[],
+  value: (r: ResultRow) => number | null | undefined,
+  bounds?: [number, number],
+): SweepEstimate | null {
+  const obs: Observation[] = [];
+  for (const r of rows) {
+    const v = value(r);
+    if (typeof v === 'number' && Number.isFinite(v)) obs.push({ cluster: r.case_id, value: v });
+  }
+  const est = clusteredMean(obs, LEVEL);
+  if (!est) return null;
+  const clip = (x: number) => (bounds ? Math.min(bounds[1], Math.max(bounds[0], x)) : x);
+  return { mean: est.mean, ci: est.ci && [clip(est.ci[0]), clip(est.ci[1])], n: est.n };
+}
+
+/** The share of a cell's labelled assertions kept at a stage (null when it has none, or no marks). */
+function keptShare(r: ResultRow, stage: 'payload' | 'answer'): number | null {
+  const marks = r.detail?.survival;
+  if (!marks?.length) return null;
+  return marks.filter((m) => m[stage] === 'kept').length / marks.length;
+}
