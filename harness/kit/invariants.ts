@@ -1,6 +1,6 @@
 import type { Case, Handoff, HandoffStats, ModelResponse, Strategy } from '../types.ts';
 import type { CheckFailure, InvariantName } from './check-strategy.ts';
-import { countTokens } from '../tokens.ts';
+import { countTokens, messagesTokens } from '../tokens.ts';
 import { allTrailItems } from '../transcript/view.ts';
 import { markersCheck, pairingProblems } from '../../judges/checks.ts';
 import { renderMessages } from '../../strategies/render.ts';
@@ -52,7 +52,7 @@ export function stats(c: Case, h: Handoff, made: readonly ModelResponse[]): Prob
   const sum = (f: (r: ModelResponse) => number) => made.reduce((n, r) => n + f(r), 0);
   const expected: Partial<Record<keyof HandoffStats, number>> = {
     chars: h.payload.length,
-    tokens: countTokens(h.payload),
+    tokens: payloadTokens(h),
     toolCallsVisible: visibleSourceCalls(c.sources ?? [c.source], h.messages),
     calls: made.length,
     inputTokens: sum((r) => r.usage.inputTokens),
@@ -80,9 +80,25 @@ export function stats(c: Case, h: Handoff, made: readonly ModelResponse[]): Prob
   return out;
 }
 
+/**
+ * The payload's tokens as the receiver's request carries them (docs/results.md#token-figures): a text
+ * payload is its o200k count; a payload passed as messages is a tail of the messages counted per
+ * message (plus a brick placed in the system framing). The stat must be one of those readings.
+ */
+function payloadTokens(h: Handoff): number {
+  const text = countTokens(h.payload);
+  if (h.stats.tokens === text) return text;
+  const brick = typeof h.artifacts.brick === 'string' ? countTokens(h.artifacts.brick) : 0;
+  for (let k = 0; k <= h.messages.length; k++) {
+    const tail = messagesTokens(h.messages.slice(k));
+    if (h.stats.tokens === tail || h.stats.tokens === tail + brick) return h.stats.tokens;
+  }
+  return text;
+}
+
 const statSource: Record<string, string> = {
   chars: 'payload length',
-  tokens: 'o200k tokens of the payload',
+  tokens: 'o200k tokens of the payload, or of a tail of the messages as the request counts them',
   toolCallsVisible: 'source tool calls shown in the messages',
   calls: 'model calls made through ctx.call',
   inputTokens: 'input tokens of those calls',
