@@ -84,6 +84,29 @@ describe('numeric flags', () => {
     expect(r.stderr.trim()).toBe(`handoff-eval: ${message}`);
   });
 
+  // Flags added after issue 13's check (live mode, check-strategy) are checked the same way: yargs'
+  // number type would have let `abc` through as NaN and blamed the config file for it.
+  const laterBad: [string[], string][] = [
+    [
+      ['run', '--config', config, '--mode', 'live', '--source-tool-budget', '1.5', '--dry-run'],
+      '--source-tool-budget: must be a positive integer (got 1.5)',
+    ],
+    [
+      ['run', '--config', config, '--mode', 'live', '--source-tool-budget', 'abc', '--dry-run'],
+      '--source-tool-budget: must be a positive integer (got abc)',
+    ],
+    [
+      ['check-strategy', '--strategy', 'inline', '--generated', '1.5'],
+      '--generated: must be a non-negative integer (got 1.5)',
+    ],
+    [['check-strategy', '--strategy', 'inline', '--seed', 'x'], '--seed: must be an integer (got x)'],
+  ];
+  it.each(laterBad)('%j exits 2 naming the flag', async (...[args, message]) => {
+    const r = await cli(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(`handoff-eval: ${message}`);
+  });
+
   it('import --sample must be a non-negative integer', async () => {
     const r = await cli(['import', fixtureCase, '--sample', '1.5']);
     expect(r.code).toBe(2);

@@ -7,6 +7,7 @@ import { checkStrategy, shippedCases } from '../../kit/check-strategy.ts';
 import { renderCheckReport } from '../../kit/format.ts';
 import { exitState } from '../exit.ts';
 import { listValues, parseParams } from './flags.ts';
+import { numberFlag } from '../../config/numeric-flags.ts';
 
 interface CheckArgs {
   strategy: string;
@@ -57,8 +58,16 @@ export const checkStrategyCommand: CommandModule<object, CheckArgs> = {
         describe:
           "cases directories whose suites' cases are inputs (default: the shipped cases/ and the config's casesDir)",
       })
-      .option('generated', { type: 'number', describe: 'generated sessions (default 12)' })
-      .option('seed', { type: 'number', describe: 'seed of the generated sessions and the sim (default 1)' })
+      .option('generated', {
+        type: 'string',
+        coerce: numberFlag('--generated', 'non-negative integer'),
+        describe: 'generated sessions (default 12)',
+      })
+      .option('seed', {
+        type: 'string',
+        coerce: numberFlag('--seed', 'integer'),
+        describe: 'seed of the generated sessions and the sim (default 1)',
+      })
       .option('variants', {
         type: 'boolean',
         default: true,

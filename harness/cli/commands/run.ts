@@ -92,7 +92,11 @@ export const runCommand: CommandModule<object, RunArgs> = {
         describe:
           "source mode for every suite and arm: recorded | live (re-run the source with tools over each case's world)",
       })
-      .option('source-tool-budget', { type: 'number', describe: 'live mode: tool calls the source may make' })
+      .option('source-tool-budget', {
+        type: 'string',
+        coerce: numberFlag('--source-tool-budget', 'positive integer'),
+        describe: 'live mode: tool calls the source may make',
+      })
       .option('dry-run', {
         type: 'boolean',
         default: false,
