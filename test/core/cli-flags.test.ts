@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../harness/cli/main.ts';
@@ -121,6 +121,20 @@ describe('numeric flags', () => {
 });
 
 describe('zero cells to run', () => {
+  it('a config whose cases directory holds no suite exits 2 naming the config, writing nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'he-nocells-'));
+    mkdirSync(join(dir, 'cases'));
+    const file = join(dir, 'eval.config.ts');
+    writeFileSync(file, `export default { casesDir: ${JSON.stringify(join(dir, 'cases'))}, reps: 1 };\n`);
+    const out = join(dir, 'runs');
+    const r = await cli(['run', '--config', file, '--out', out, '--quiet']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(
+      `handoff-eval: ${file}: suites: no cells to run (no suites or cases under "${join(dir, 'cases')}", or every arm filtered out)`,
+    );
+    expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
+  });
+
   it('a shard that holds no planned cell exits 2 naming --shard', async () => {
     const ids = ['inline', 'full-transcript', 'brick'].flatMap((a) =>
       [0, 1].map((r) => `mini/deprecation-1/${a}/${r}`),
