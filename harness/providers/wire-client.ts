@@ -123,7 +123,7 @@ export function toProviderError(
       : cls === 'APIConnectionTimeoutError'
         ? 'timed out'
         : cls === 'APIConnectionError'
-          ? 'connection failed'
+          ? `connection to ${endpointOf(baseURL)} failed`
           : (cls ?? 'error');
   const attempts = Math.max(1, tag.attempts);
   const detail = (vendorMessage(e) ?? e.message ?? String(err)).split('\n')[0]!.slice(0, 300);
@@ -136,6 +136,19 @@ export function toProviderError(
     { cause: err, code, fatal, baseURL },
   );
   return Object.assign(error, { retries: attempts - 1 });
+}
+
+/**
+ * Where a connection failed, for the row's reason (a dead or mistyped endpoint is then visible in the
+ * report): scheme, host, port and path only — credentials or a query string in a base URL stay out.
+ */
+function endpointOf(baseURL: string): string {
+  try {
+    const u = new URL(baseURL);
+    return `${u.protocol}//${u.host}${u.pathname.replace(/\/$/, '')}`;
+  } catch {
+    return 'the endpoint';
+  }
 }
 
 /**

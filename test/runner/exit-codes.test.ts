@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
 import { startMockLlmServer, type FaultRule, type MockServer } from '../support/mock-llm-server.ts';
 import { repoRoot, runCli, runCliAsync } from '../support/cli.ts';
 import { fixtureCases, mockEnv, rowsOf, tempDir, testModels } from '../support/mock-run.ts';
@@ -208,6 +209,35 @@ describe('against a provider', () => {
     rule = undefined;
     expect(r.code).toBe(4);
     expect(mock.stats.requests).toBeLessThanOrEqual(4);
+  });
+});
+
+describe('an endpoint nobody listens on', () => {
+  it('every cell is an error row naming the endpoint, and the run exits 3 (not 0)', async () => {
+    // A port that was just free: listen, note it, close.
+    const port = await new Promise<number>((done) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as AddressInfo).port;
+        s.close(() => done(p));
+      });
+    });
+    const dir = project({
+      reps: 1,
+      provider: 'openai',
+      models: testModels,
+      providers: { openai: { baseURL: `http://127.0.0.1:${port}/v1`, maxRetries: 1 } },
+    });
+    const r = await runCliAsync(['run', '--out', join(dir, 'runs'), '--quiet'], {
+      cwd: dir,
+      env: { OPENAI_API_KEY: 'sk-test-dead-endpoint', OPENAI_BASE_URL: '' },
+    });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toContain('run: 3 of 3 cells are error rows (100.0%)');
+    expect(r.stderr).toContain(
+      `3 × provider_error: openai gpt-4o-mini: connection to http://127.0.0.1:${port}/v1 failed after 2 attempts`,
+    );
+    const rows = rowsOf(onlyRun(join(dir, 'runs')));
+    expect(rows.map((x) => x.status)).toEqual(['error', 'error', 'error']);
   });
 });
 
