@@ -173,3 +173,37 @@ function sum(cs: Counts[]): Counts {
     { messages: 0, toolCalls: 0, results: 0, errors: 0, agents: 0 },
   );
 }
+
+/**
+ * OpenHands resolver output.jsonl (ResolverOutput, OpenHands ≤ 0.x resolver): `history` is the event
+ * list serialised flat (an action's fields beside `action`, an observation's beside `observation`),
+ * with no ids: an observation follows the action it answers. The first `message` is the task (user);
+ * every other action is one agent step (one assistant message, a tool call unless it is a message);
+ * `finish` gets no observation. Per line, in file order.
+ */
+export function openhandsResolverCounts(file: string): Counts[] {
+  const bookkeeping = ['system', 'recall', 'change_agent_state'];
+  return lines(file).map((l) => {
+    const c: Counts = { messages: 0, toolCalls: 0, results: 0, errors: 0, agents: 1 };
+    let awaiting = false; // the event before was a tool action that expects an observation
+    let seenMessage = false;
+    for (const e of l.history.flat()) {
+      const answers = awaiting;
+      awaiting = false;
+      if (e.action === 'message') {
+        c.messages++;
+        seenMessage = true;
+      } else if (e.action && !bookkeeping.includes(e.action)) {
+        c.messages++;
+        c.toolCalls++;
+        awaiting = e.action !== 'finish';
+      } else if (e.observation && answers) {
+        c.messages++;
+        c.results++;
+        if (e.observation === 'error') c.errors++;
+      }
+    }
+    if (!seenMessage) throw new Error('this count assumes the task message (true of the shipped file)');
+    return c;
+  });
+}

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   detectFormat,
@@ -9,6 +10,7 @@ import {
   codexCounts,
   geminiCounts,
   inspectEvalCounts,
+  openhandsResolverCounts,
   openhandsTrajectoryCounts,
   responsesArrayCounts,
   responsesJsonlCounts,
@@ -27,8 +29,18 @@ export const newFormatFiles: [string, string][] = [
   ['nemo-gym-responses-items-extract-line3.json', 'responses'],
 ];
 
-function imported(file: string, options: ImportOptions = {}): { counts: Counts; stats: ImportStats } {
-  const { transcript, stats } = importTranscript(shared(file), options);
+/**
+ * The OpenHands resolver's output.jsonl (the older flat history), copied in after the second batch:
+ * a real run kept by OpenHands as a test fixture. In test/fixtures/transcripts only.
+ */
+export const resolverOutputFile = 'openhands-resolver-output-pr-viewer.jsonl';
+
+function imported(
+  file: string,
+  options: ImportOptions = {},
+  path = shared(file),
+): { counts: Counts; stats: ImportStats } {
+  const { transcript, stats } = importTranscript(path, options);
   expect(pairingProblems(transcript, stats)).toEqual([]);
   return {
     stats,
@@ -100,5 +112,22 @@ describe.skipIf(sharedMissing)(`${sharedLabel}: issue 19 formats against indepen
     expect(perLine.map((c) => c.toolCalls)).toEqual([1, 0, 4, 8, 18]);
     expect(imported(array).counts).toEqual(responsesArrayCounts(shared(array)));
     expect(imported(array).counts).toEqual(perLine[3]);
+  });
+});
+
+describe('OpenHands resolver output.jsonl (legacy flat history): a real file against independent counts', () => {
+  const path = fileURLToPath(new URL(`../fixtures/transcripts/${resolverOutputFile}`, import.meta.url));
+  it('is detected as openhands, and every line imports with the counts read from its history', () => {
+    expect(detectFormat(path)).toBe('openhands');
+    const expected = openhandsResolverCounts(path);
+    expect(expected).toHaveLength(2);
+    const got = expected.map((_, i) => imported(resolverOutputFile, { instance: i }, path).counts);
+    expect(got).toEqual(expected);
+    // README: 3 and 21 tool actions with their observations, plus `finish` (a call nothing answers).
+    expect(got.map((c) => [c.toolCalls, c.results])).toEqual([
+      [4, 3],
+      [22, 21],
+    ]);
+    expect(importTranscript(path, { instance: 0 }).transcript.id).toBe('neubig__pr-viewer-5');
   });
 });

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { detectFormat, importTranscript, type ImportOptions } from '../../harness/importers/index.ts';
 import { pairingProblems } from './invariants.ts';
-import { newFormatFiles } from './new-formats.test.ts';
+import { newFormatFiles, resolverOutputFile } from './new-formats.test.ts';
 import { shared, sharedLabel, sharedMissing, transcriptsDir } from './shared-transcripts.ts';
 
 interface Expected {
@@ -146,7 +146,11 @@ const expectations: Expected[] = [
 describe.skipIf(sharedMissing)(sharedLabel, () => {
   it('has an expectation for every transcript in the folder', () => {
     // The second batch (issue 19) is checked against independent counts in new-formats.test.ts.
-    const listed = new Set([...expectations.map((e) => e.file), ...newFormatFiles.map(([f]) => f)]);
+    const listed = new Set([
+      ...expectations.map((e) => e.file),
+      ...newFormatFiles.map(([f]) => f),
+      resolverOutputFile,
+    ]);
     const present = readdirSync(transcriptsDir).filter((f) => !f.endsWith('.md'));
     expect(present.filter((f) => !listed.has(f))).toEqual([]);
   });
