@@ -103,7 +103,8 @@ function lookalike(path: string): ImportFormat | undefined {
 
 /**
  * A file that yields no message is never a transcript (it would score every arm the same): with
- * --from, say which format it looks like; otherwise what was in it.
+ * --from, say which format it looks like; otherwise what was in it and, as for a format we do not
+ * read, the formats we do.
  */
 function noMessages(
   path: string,
@@ -116,9 +117,7 @@ function noMessages(
   const hint =
     looksLike !== undefined && looksLike !== format
       ? `; it looks like ${looksLike}: try --from ${looksLike}`
-      : kinds.length > 0
-        ? `; all it held was skipped (${kinds.join(', ')})`
-        : '';
+      : `${kinds.length > 0 ? `; all it held was skipped (${kinds.join(', ')})` : ''}; the formats read are ${importFormats.join(', ')} (pass --from to choose one)`;
   return new ImportError(path, undefined, `no messages when read as ${format}${hint}`);
 }
 

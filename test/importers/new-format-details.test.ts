@@ -274,5 +274,12 @@ describe('formats we do not read, and known formats with no messages (exit 2)', 
     ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no messages when read as gemini/);
+    // The same way as a format we do not read: exit 2 and the formats we do.
+    expect(r.stderr).toMatch(
+      /the formats read are claude-code, openai, anthropic, swe-agent, openhands, inspect, codex, responses, gemini/,
+    );
+    const empty = runCli(['import', write('e.json', '[]')]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/no messages when read as \w+; the formats read are claude-code, /);
   });
 });
