@@ -40,6 +40,40 @@ describe.skipIf(sharedMissing)('import --all (issue 19)', () => {
     expect(pony.messages).toHaveLength(99);
   });
 
+  it("a SWE-agent trajectories folder: <run>/<instance>/<instance>.traj, the run's other files passed over", () => {
+    const run = 'trajectories/user/default__gpt-4o__t-0.00';
+    const instances = {
+      'pydicom__pydicom-1458': 'sweagent-text-pydicom-1458.traj',
+      'marshmallow-code__marshmallow-1867': 'sweagent-fc-marshmallow-1867.traj',
+    };
+    const files: Record<string, string> = { [`${run}/args.yaml`]: 'agent: {}\n' };
+    for (const id of Object.keys(instances)) {
+      // What SWE-agent writes beside each trajectory: logs, the patch, the prediction, the config.
+      files[`${run}/${id}/${id}.info.log`] = 'INFO start\n';
+      files[`${run}/${id}/${id}.patch`] = 'diff --git a/x b/x\n';
+      files[`${run}/${id}/${id}.pred`] = JSON.stringify({ instance_id: id, model_patch: '' });
+      files[`${run}/${id}/${id}.config.yaml`] = 'agent: {}\n';
+    }
+    const dir = tempFiles(files);
+    for (const [id, source] of Object.entries(instances))
+      copyFileSync(shared(source), join(dir, run, id, `${id}.traj`));
+    const out = join(dir, 'out');
+    const r = runCli(['import', '--all', join(dir, 'trajectories'), '--out', out, '--stats']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { session: string; format: string; toolCalls: number });
+    expect(lines.map((l) => [l.session, l.format, l.toolCalls]).sort()).toEqual([
+      ['marshmallow-code__marshmallow-1867', 'swe-agent', 13],
+      ['pydicom__pydicom-1458', 'swe-agent', 12],
+    ]);
+    expect(readdirSync(out).sort()).toEqual([
+      'marshmallow-code__marshmallow-1867.json',
+      'pydicom__pydicom-1458.json',
+    ]);
+  });
+
   it('a session that fails is one stderr line and exit 2; the others are still written', () => {
     const dir = tempFiles({ 'bad.json': JSON.stringify({ hello: 'world' }) });
     copyFileSync(shared('sweagent-fc-marshmallow-1867.traj'), join(dir, 'good.traj'));
