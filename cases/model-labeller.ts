@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import { loadConfig } from '../harness/config/load-config.ts';
 import { openCache } from '../harness/cache/index.ts';
-import { HarnessError, InputError } from '../harness/errors.ts';
+import { HarnessError, InputError, ProviderError } from '../harness/errors.ts';
 import { createProviders } from '../harness/providers/index.ts';
 import { createCallPath } from '../harness/runner/calls.ts';
 import { indexText, matchClaim } from '../harness/text/cues.ts';
@@ -85,10 +85,29 @@ export async function modelProposals(sources: Transcript[], o: LabellerOptions):
       temperature: 0,
     });
     return accepted(response.toolCalls.find((c) => c.name === proposeTool.name)?.input, sources, o.spec);
+  } catch (err) {
+    throw labellerFailure(err, o.spec);
   } finally {
     cache?.close();
     await Promise.all(Object.values(providers).map((p) => p.close?.()));
   }
+}
+
+/**
+ * A labeller call that failed for good (retries spent, a rejected key, a record off its schema) is
+ * one line and exit 2, like bad input: the user asked for that model, so the deterministic proposals
+ * alone are not written in its place.
+ */
+function labellerFailure(err: unknown, spec: string): unknown {
+  if (err instanceof ProviderError)
+    return new InputError(
+      'labeller_failed',
+      `--labeller ${spec}: ${err.message}${err.baseURL ? ` (base URL: ${err.baseURL})` : ''}; nothing was written`,
+      { cause: err },
+    );
+  if (err instanceof HarnessError && err.code === 'labeller_invalid')
+    return new InputError('labeller_failed', `${err.message}; nothing was written`, { cause: err });
+  return err;
 }
 
 /** What the agent wrote, message by message (labels are the agent's statements, not tool output). */

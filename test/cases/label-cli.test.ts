@@ -7,7 +7,7 @@ import { renderMarkdown } from '../../reports/markdown.ts';
 import { syntheticRows } from '../reports/synthetic.ts';
 import type { ResultRow } from '../../harness/types.ts';
 import { runCli, runCliAsync } from '../support/cli.ts';
-import { startMockLlmServer, type MockServer } from '../support/mock-llm-server.ts';
+import { startMockLlmServer, type FaultRule, type MockServer } from '../support/mock-llm-server.ts';
 import { mockEnv } from '../support/mock-run.ts';
 import { transcriptPath, transcriptsMissing } from '../support/transcripts.ts';
 
@@ -98,9 +98,11 @@ describe.skipIf(transcriptsMissing)('case from-session --all', () => {
 
 describe('--labeller against the loopback mock (real openai SDK)', () => {
   let mock: MockServer;
+  let fault: FaultRule | undefined;
   beforeAll(async () => {
     mock = await startMockLlmServer({
       capture: true,
+      faults: (ctx) => fault?.(ctx),
       responder: (body) =>
         body.tool_choice?.function?.name === 'propose_assertions'
           ? {
@@ -189,6 +191,55 @@ describe('--labeller against the loopback mock (real openai SDK)', () => {
         a.status,
       ]),
     ).toEqual([['p', 'hedged', 'proposed']]);
+  });
+
+  it('goes through the same retry layer: a 500 is retried and the proposals still arrive', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'he-labeller-'));
+    fault = ({ attempt }) => (attempt === 0 ? { type: 'status', status: 500, retryAfterMs: 1 } : undefined);
+    mock.resetStats();
+    try {
+      const r = await runCliAsync(
+        ['case', 'from-session', session(dir), '--task', 'x', '--labeller', 'openai:gpt-4o-mini'],
+        { cwd: dir, env: mockEnv(mock) },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(mock.stats.requests).toBe(2);
+      expect(mock.stats.retriesSeen).toBe(1);
+      expect(JSON.parse(r.stdout).provenance.labels.by).toEqual(['cue-lexicon', 'openai:gpt-4o-mini']);
+    } finally {
+      fault = undefined;
+    }
+  });
+
+  it('a provider error the retries cannot cure is one line naming the labeller call, exit 2, nothing written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'he-labeller-'));
+    fault = () => ({ type: 'status', status: 401, message: 'Incorrect API key provided' });
+    try {
+      const out = join(dir, 'c.json');
+      const r = await runCliAsync(
+        [
+          'case',
+          'from-session',
+          session(dir),
+          '--task',
+          'x',
+          '--labeller',
+          'openai:gpt-4o-mini',
+          '--out',
+          out,
+        ],
+        { cwd: dir, env: mockEnv(mock) },
+      );
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(
+          /^handoff-eval: --labeller openai:gpt-4o-mini: openai gpt-4o-mini: HTTP 401 after 1 attempt: Incorrect API key provided.* \(base URL: http:\/\/127\.0\.0\.1:\d+\/v1\); nothing was written$/,
+        ),
+      ]);
+      expect(readdirSync(dir)).not.toContain('c.json');
+    } finally {
+      fault = undefined;
+    }
   });
 
   it('sim is refused as a labeller', () => {

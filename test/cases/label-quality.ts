@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Assertion, AssertionKind, Transcript } from '../../harness/types.ts';
 import { assertionKinds } from '../../harness/types.ts';
 import { proposeLabels } from '../../cases/propose-labels.ts';
+import { loadSuites } from '../../cases/load.ts';
 
 const casesRoot = fileURLToPath(new URL('../../cases/', import.meta.url));
 
@@ -50,14 +51,26 @@ export interface KindQuality {
   recall: number | null;
 }
 
-export function measure(): Record<AssertionKind, KindQuality> {
+/** The generated suites' cases (every loaded case not read from a real session's file). */
+export async function generatedCases(): Promise<{ sources: Transcript[]; labels: Assertion[] }[]> {
+  const suites = await loadSuites(casesRoot, 'all');
+  return suites.flatMap((s) =>
+    s.cases
+      .filter((c) => !c.id.startsWith('real-'))
+      .map((c) => ({ sources: c.sources ?? [c.source], labels: c.assertions })),
+  );
+}
+
+export function measure(
+  cases: { sources: Transcript[]; labels: Assertion[] }[] = shippedCases(),
+): Record<AssertionKind, KindQuality> {
   const q = Object.fromEntries(
     assertionKinds.map((k) => [
       k,
       { proposed: 0, labelled: 0, truePositives: 0, found: 0, precision: null, recall: null },
     ]),
   ) as Record<AssertionKind, KindQuality>;
-  for (const c of shippedCases()) {
+  for (const c of cases) {
     const proposals = proposeLabels(c.sources);
     for (const k of assertionKinds) {
       const ps = proposals.filter((p) => p.kind === k);

@@ -4,7 +4,7 @@ import { indexText, matchClaim } from '../../harness/text/cues.ts';
 import type { Transcript } from '../../harness/types.ts';
 import { assertionKinds } from '../../harness/types.ts';
 import { proposeLabels } from '../../cases/propose-labels.ts';
-import { measure } from './label-quality.ts';
+import { generatedCases, measure } from './label-quality.ts';
 
 const session = (...texts: string[]): Transcript => ({
   agents: { main: { role: 'primary' } },
@@ -75,5 +75,20 @@ describe('measured labeller quality on the shipped hand-labelled cases', () => {
     }
     // Low, and said so: most confident proposals are sentences nobody labelled.
     expect(q.confident.precision).toBeLessThan(0.5);
+  });
+
+  it('and on the generated suites (written with the lexicon in mind), the second table', async () => {
+    const cases = await generatedCases();
+    const q = measure(cases);
+    const doc = readFileSync(new URL('../../docs/importers.md', import.meta.url), 'utf8');
+    const from = doc.indexOf('### On the generated suites');
+    expect(from).toBeGreaterThan(0);
+    const section = doc.slice(from).replace(/ +/g, ' ');
+    expect(section).toContain(`(${cases.length} cases)`);
+    const pct = (x: number | null) => (x === null ? 'n/a' : `${Math.round(x * 100)}%`);
+    for (const k of assertionKinds) {
+      const row = `| ${k} | ${q[k].proposed} | ${q[k].labelled} | ${q[k].truePositives} | ${q[k].found} | ${pct(q[k].precision)} | ${pct(q[k].recall)} |`;
+      expect(section, `docs row for ${k}`).toContain(row);
+    }
   });
 });
