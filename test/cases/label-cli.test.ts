@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +69,36 @@ describe('case label and validate (proposed labels)', () => {
     const s = summarize(rows);
     expect(s.suites[0]!.labels).toEqual({ proposed: 2, confirmed: 7 });
     expect(renderMarkdown(s)).toMatch(/labels: 7 confirmed, 2 proposed \(unchecked\)/);
+  });
+});
+
+describe('a run on a case with proposed labels', () => {
+  it('each row counts them, and report.json, report.md and report.html say proposed vs confirmed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'he-proposed-'));
+    cpSync(new URL('../fixtures/cases/mini', import.meta.url), join(dir, 'cases/mini'), { recursive: true });
+    const file = join(dir, 'cases/mini/cases/deprecation-1.json');
+    const c = JSON.parse(readFileSync(file, 'utf8'));
+    // Two of its three labels left as a labeller proposed them.
+    c.assertions = c.assertions.map((a: object, i: number) => (i < 2 ? { ...a, status: 'proposed' } : a));
+    writeFileSync(file, JSON.stringify(c));
+    writeFileSync(
+      join(dir, 'eval.config.ts'),
+      `export default { casesDir: 'cases', cache: false, reps: 2 };\n`,
+    );
+    const r = runCli(['run', '--out', join(dir, 'runs'), '--quiet'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const run = join(dir, 'runs', readdirSync(join(dir, 'runs'))[0]!);
+    const rows = readFileSync(join(run, 'results.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as ResultRow);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((x) => x.labels_proposed === 2 && x.labels_confirmed === 1)).toBe(true);
+    const json = JSON.parse(readFileSync(join(run, 'report.json'), 'utf8'));
+    expect(json.suites[0].labels).toEqual({ proposed: 2, confirmed: 1 });
+    const line = 'labels: 1 confirmed, 2 proposed (unchecked)';
+    expect(readFileSync(join(run, 'report.md'), 'utf8')).toContain(line);
+    expect(readFileSync(join(run, 'report.html'), 'utf8')).toContain(line);
   });
 });
 
