@@ -120,7 +120,7 @@ interface SourceResult {
 
 interface SourceTexts {
   results: SourceResult[];
-  /** Every source text and result, in both forms: where an opening is a quotation, not a cut. */
+  /** Every source text, call and result, in both forms: where an opening is a quotation, not a cut. */
   verbatim: string[];
 }
 
@@ -137,10 +137,14 @@ function sourceTexts(c: Case): SourceTexts {
     const openings = [...new Set(forms.map((f) => f.slice(0, Math.min(80, Math.floor(f.length / 2)))))];
     results.push({ item, forms, openings });
   }
+  // A call's arguments may hold a result's opening (code that prints what its result then says): a
+  // call shown whole is a quotation too, not a cut.
+  const whole = (text: string) => (text.length >= MIN_CUT ? [text.trimEnd(), oneLine(text)] : []);
   const texts = (c.sources ?? [c.source]).flatMap((s) =>
-    s.messages.flatMap((m) =>
-      m.text && m.text.length >= MIN_CUT ? [m.text.trimEnd(), oneLine(m.text)] : [],
-    ),
+    s.messages.flatMap((m) => [
+      ...(m.text ? whole(m.text) : []),
+      ...(m.toolCalls ?? []).flatMap((call) => whole(formatCall(call))),
+    ]),
   );
   t = { results, verbatim: [...new Set([...results.flatMap((r) => r.forms), ...texts])] };
   sourceMemo.set(c, t);

@@ -17,7 +17,7 @@ describe('the test kit on the reference strategies and the examples', () => {
       const shown = r.failures.slice(0, 5).map((f) => `${f.invariant} — ${f.input}: ${f.detail}`);
       expect(shown).toEqual([]);
       expect(r.passed).toBe(true);
-      expect(r.inputs).toEqual({ transcripts: 14, cases: 69, generated: 12 });
+      expect(r.inputs).toEqual({ transcripts: 15, cases: 69, generated: 12 });
       expect(r.handoffs).toBeGreaterThan(300);
       for (const n of ['prepares', 'pairing', 'markers', 'stats', 'same-inputs', 'tools-served'] as const)
         expect(r.checked[n], n).toBeGreaterThan(0);
