@@ -6,6 +6,7 @@ import { resolveConfig } from '../../harness/config/resolve-config.ts';
 import { createAnthropicProvider } from '../../harness/providers/anthropic.ts';
 import { createOpenAIProvider } from '../../harness/providers/openai.ts';
 import { MissingKeyError, ProviderError } from '../../harness/errors.ts';
+import { toProviderError } from '../../harness/providers/wire-client.ts';
 import { startMockLlmServer, type Fault, type MockServer } from '../support/mock-llm-server.ts';
 
 /**
@@ -215,5 +216,21 @@ describe('keys come from the environment only', () => {
     );
     expect((await p.generate(request())).text).toMatch(/^Mock answer/);
     expect(mock.captured[0]!.headers.authorization).toBe('Bearer no-key');
+  });
+});
+
+describe('a connection failure names the endpoint, and nothing secret in it', () => {
+  it('scheme, host, port and path only: credentials and a query string in the base URL stay out', () => {
+    class APIConnectionError extends Error {}
+    const err = toProviderError(
+      'openai',
+      'gpt-4o-mini',
+      new APIConnectionError('Connection error.'),
+      { attempts: 3, check: () => undefined },
+      'http://user:s3cret@127.0.0.1:8000/v1/?api-key=k3y',
+    );
+    expect(err.message).toBe(
+      'openai gpt-4o-mini: connection to http://127.0.0.1:8000/v1 failed after 3 attempts: Connection error.',
+    );
   });
 });
