@@ -63,6 +63,8 @@ function packCheckout(): string {
   expect(listed.status).toBe(0);
   for (const f of listed.stdout.split('\0').filter(Boolean)) {
     if (!existsSync(join(repoRoot, f))) continue; // deleted in the working tree
+    // A git worktree's node_modules may be a symlink, which `node_modules/` in .gitignore does not match.
+    if (f === 'node_modules') continue;
     mkdirSync(dirname(join(copy, f)), { recursive: true });
     cpSync(join(repoRoot, f), join(copy, f));
   }
