@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Summary } from '../../reports/summary/types.ts';
 import { readmeFigures, type ReadmeFigure } from '../../harness/readme/figures.ts';
 import { checkFigures, refreshReadme, templatePattern } from '../../harness/readme/check.ts';
+import { main } from '../../harness/readme/main.ts';
 import { cliPath, repoRoot } from '../support/cli.ts';
 
 /**
@@ -71,6 +72,11 @@ describe('README figures: read off their line, compared, rewritten', () => {
     ]);
     expect(moved!.problem).toMatch(/template is not where/);
     expect(templatePattern('{a} of {b}').re.source).toBe('^(.+?) of (.+?)$');
+  });
+
+  it('exits 2 on a run directory without report.json or an unknown flag', async () => {
+    expect(await main([tmpdir()])).toBe(2);
+    expect(await main(['--nope'])).toBe(2);
   });
 });
 
