@@ -88,16 +88,23 @@ export function testName(c: Comparison | null): string {
   return c?.test ? testNames[c.test] : dash;
 }
 
+const droppedWords = {
+  error: 'error',
+  unscored: 'unscored',
+  notJudged: 'not a criterion of their case',
+  missing: 'missing',
+} as const;
+
 /** "28 (30/30 cells; dropped 2: 1 error, 1 unscored)", or just "30" when every cell paired. */
 export function pairsText(c: Comparison | null): string {
   if (!c) return dash;
   const { arm, baseline, pairs, dropped } = c.cells;
   if (pairs >= arm && pairs >= baseline) return String(pairs);
-  const why = (['error', 'unscored', 'missing'] as const)
-    .filter((k) => dropped[k] > 0)
-    .map((k) => `${dropped[k]} ${k}`)
+  const why = (['error', 'unscored', 'notJudged', 'missing'] as const)
+    .filter((k) => (dropped[k] ?? 0) > 0)
+    .map((k) => `${dropped[k]} ${droppedWords[k]}`)
     .join(', ');
-  const n = dropped.error + dropped.unscored + dropped.missing;
+  const n = dropped.error + dropped.unscored + (dropped.notJudged ?? 0) + dropped.missing;
   return `${pairs} (${arm}/${baseline} cells; dropped ${n}: ${why})`;
 }
 

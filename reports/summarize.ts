@@ -16,6 +16,7 @@ import {
   primaryCriterion,
 } from './summary/scores.ts';
 import { EXACT_MAX_CASES, MONTE_CARLO_DRAWS } from './stats/sign-flip.ts';
+import type { PairedTestRule } from './stats/paired.ts';
 import { judgeReliability } from './summary/reliability.ts';
 import { liveSimNote, liveSummary } from './summary/live.ts';
 
@@ -31,7 +32,7 @@ export const method: MethodNote = {
     'mean with a cluster-robust (CR1) standard error, clusters = cases (reps nested in cases), t interval on cases − 1 df, within the 1–5 scale (clipped and marked when the t interval runs past it)',
   pairing:
     'difference arm − baseline arm paired on case × rep, ok and scored cells only; each comparison shows its pairs, the cells dropped by reason (error, unscored, missing) and both means over the same pairs',
-  test: `exact sign-flip test on case-level differences (all 2^n flips) with up to ${EXACT_MAX_CASES} cases; seeded Monte Carlo sign flips (${MONTE_CARLO_DRAWS} draws) with more cases when the differences do not vary between cases (SE 0); else the clustered t test. The interval is the test inverted (sign flips) or the clustered t interval, within ±4 (the range of a difference of 1–5 scores): clipped and marked when it runs past it, marked unbounded when too few cases bound it at all`,
+  test: `paired sign-flip test on case-level differences at every size: exact (all 2^n flips) with up to ${EXACT_MAX_CASES} cases, seeded Monte Carlo sign flips (${MONTE_CARLO_DRAWS} draws) with more. The interval is the test inverted, within ±4 (the range of a difference of 1–5 scores): clipped and marked when it runs past it, marked unbounded when too few cases bound it at all`,
   multiplicity:
     'two families per suite: the primary criterion, Holm across the arms compared with the baseline; the secondary criteria, Holm across arms × criteria. The verdict uses the family-adjusted p (better / worse when < alpha, else within noise); intervals are per-comparison',
   mde: "minimum detectable effect at 80% power and two-sided α/m, m the size of the comparison's family (the level of Holm's first step): (t(1−α/2m) + t(0.8)) · SE on cases − 1 df; none when the test cannot reach α/m with this many cases, or when SE = 0",
@@ -45,14 +46,19 @@ export const method: MethodNote = {
     'kept / total over labelled assertions of each kind, from the per-assertion marks; a cell is an overstated run when its answer states at least one hedge, assumption or open question as fact; by location: the same marks grouped by where the source put each claim (final_message, mid_transcript, tool_result_only, primary_tool_evidence)',
 };
 
+export interface SummarizeOptions {
+  /** The paired test's rule; 'clustered-t' is the pre-calibration reference (npm run calibrate). @default 'sign-flip' */
+  pairedTest?: PairedTestRule;
+}
+
 /**
  * Every statistic of a run, computed once from its rows; every formatter renders the result.
  * Pure: the same rows (in any order) give the same summary.
  */
-export function summarize(input: readonly ResultRow[]): Summary {
+export function summarize(input: readonly ResultRow[], opts: SummarizeOptions = {}): Summary {
   const { rows, duplicates } = canonicalRows(input);
   const bySuite = groupBy(rows, (r) => r.suite);
-  const suites = [...bySuite.entries()].map(([suite, g]) => suiteSummary(suite, g));
+  const suites = [...bySuite.entries()].map(([suite, g]) => suiteSummary(suite, g, opts.pairedTest));
   const first = rows[0];
   const simulated = rows.some(isSimulated);
   const distinct = (f: (r: ResultRow) => string) => [...new Set(rows.map(f))].sort();
@@ -90,7 +96,7 @@ export function isSimulated(r: ResultRow): boolean {
   );
 }
 
-function suiteSummary(suite: string, rows: ResultRow[]): SuiteSummary {
+function suiteSummary(suite: string, rows: ResultRow[], test?: PairedTestRule): SuiteSummary {
   const baselineArm = mostCommon(rows.map((r) => r.baseline_arm));
   const scored = [...new Set(rows.flatMap((r) => Object.keys(r.scores)))];
   const primary = primaryCriterion(rows, scored);
@@ -110,7 +116,7 @@ function suiteSummary(suite: string, rows: ResultRow[]): SuiteSummary {
     return { arm, g, rows: g, ok, scores, tokens: tokenSummary(ok), latency: latencySummary(ok) };
   });
   const base = parts.find((p) => p.arm === baselineArm) ?? null;
-  const families = compareWithBaseline(parts, base, criteria, primary, `${rows[0]!.seed}/${suite}`);
+  const families = compareWithBaseline(parts, base, criteria, primary, `${rows[0]!.seed}/${suite}`, test);
   const inline = parts.find((p) => p.g[0]!.strategy === 'inline');
   const arms = parts.map((p): ArmSummary => {
     const first = p.g[0]!;

@@ -100,8 +100,8 @@ export function formatCalibration(results: readonly SuiteCalibration[], seconds:
   const lines = [
     `Calibration on resampled cases (sim). Per replication: fresh cases from the suite's generator (seeds ${results[0]?.seeds.join('…') ?? '–'}); the baseline arm and copies of it, each at its own run seed (a true null); then the copies with +1 on each score at probability ${results[0]?.effect ?? '–'} (a planted effect of exactly that size).`,
     '',
-    '| suite | cases × reps | arms | primary | replications | FWER primary | FWER secondary | any verdict flagged | planted: 95% CI covers | planted: found | tests | targets |',
-    '| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |',
+    '| suite | cases × reps | arms | primary | replications | FWER primary | FWER secondary | any verdict flagged | planted: 95% CI covers | planted: found | tests | old t rule: FWER primary · secondary | targets |',
+    '| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |',
   ];
   for (const r of results) {
     const tests = Object.entries(r.tests)
@@ -109,7 +109,7 @@ export function formatCalibration(results: readonly SuiteCalibration[], seconds:
       .join(', ');
     const miss = missed(r);
     lines.push(
-      `| ${r.suite} | ${r.cases} × ${r.reps} | ${r.arms} | ${r.primaryCriterion} | ${r.replications} | ${pct(r.primaryFlagged, r.replications)} | ${r.criteria.length > 1 ? pct(r.secondaryFlagged, r.replications) : '–'} | ${pct(r.eitherFlagged, r.replications)} | ${pct(r.covered, r.planted)} (${r.covered}/${r.planted}) | ${pct(r.detected, r.planted)} | ${tests} | ${miss.length ? `MISSED: ${miss.join('; ')}` : 'met'} |`,
+      `| ${r.suite} | ${r.cases} × ${r.reps} | ${r.arms} | ${r.primaryCriterion} | ${r.replications} | ${pct(r.primaryFlagged, r.replications)} | ${r.criteria.length > 1 ? pct(r.secondaryFlagged, r.replications) : '–'} | ${pct(r.eitherFlagged, r.replications)} | ${pct(r.covered, r.planted)} (${r.covered}/${r.planted}) | ${pct(r.detected, r.planted)} | ${tests} | ${pct(r.reference.primaryFlagged, r.replications)} · ${pct(r.reference.secondaryFlagged, r.replications)} | ${miss.length ? `MISSED: ${miss.join('; ')}` : 'met'} |`,
     );
   }
   lines.push(

@@ -20,6 +20,8 @@ export interface ReplicationOutcome {
   detected: number;
   /** Which test each planted comparison used. */
   tests: Partial<Record<PairedTest, number>>;
+  /** The same null under the old rule (clustered t beyond 16 cases): what the switch to sign flips changed. */
+  reference: { primaryFlagged: boolean; secondaryFlagged: boolean };
 }
 
 const comparisons = (s: SuiteSummary): Comparison[] =>
@@ -36,10 +38,10 @@ export function measureReplication(
   rows: readonly ResultRow[],
   opts: { effect: number; seed: string },
 ): ReplicationOutcome {
-  const nullSuite = summarize(rows).suites[0]!;
-  const nulls = comparisons(nullSuite);
-  const family = (name: 'primary' | 'secondary') => nulls.filter((c) => c.family.name === name);
+  const nulls = comparisons(summarize(rows).suites[0]!);
+  const family = (name: 'primary' | 'secondary', cs = nulls) => cs.filter((c) => c.family.name === name);
   const flagged = (cs: Comparison[]) => cs.some((c) => c.verdict === 'better' || c.verdict === 'worse');
+  const ref = comparisons(summarize(rows, { pairedTest: 'clustered-t' }).suites[0]!);
   const plantedSuite = summarize(plantEffect(rows, opts)).suites[0]!;
   const cs = comparisons(plantedSuite).filter((c) => c.ci !== null);
   const tests: ReplicationOutcome['tests'] = {};
@@ -54,6 +56,10 @@ export function measureReplication(
     covered: cs.filter((c) => c.ci![0] <= opts.effect && opts.effect <= c.ci![1]).length,
     detected: cs.filter((c) => c.verdict === 'better').length,
     tests,
+    reference: {
+      primaryFlagged: flagged(family('primary', ref)),
+      secondaryFlagged: flagged(family('secondary', ref)),
+    },
   };
 }
 
@@ -82,6 +88,8 @@ export interface CalibrationTotals {
   nullComparisons: number;
   nonIdentical: number;
   tests: Partial<Record<PairedTest, number>>;
+  /** Family-wise false positives under the old clustered-t rule, same replications. */
+  reference: { primaryFlagged: number; secondaryFlagged: number };
 }
 
 export function totalsOf(outcomes: readonly ReplicationOutcome[]): CalibrationTotals {
@@ -96,6 +104,7 @@ export function totalsOf(outcomes: readonly ReplicationOutcome[]): CalibrationTo
     nullComparisons: 0,
     nonIdentical: 0,
     tests: {},
+    reference: { primaryFlagged: 0, secondaryFlagged: 0 },
   };
   for (const o of outcomes) {
     if (o.primaryFlagged) t.primaryFlagged++;
@@ -106,6 +115,8 @@ export function totalsOf(outcomes: readonly ReplicationOutcome[]): CalibrationTo
     t.detected += o.detected;
     t.nullComparisons += o.primary + o.secondary;
     t.nonIdentical += o.nonIdentical;
+    if (o.reference.primaryFlagged) t.reference.primaryFlagged++;
+    if (o.reference.secondaryFlagged) t.reference.secondaryFlagged++;
     for (const [k, n] of Object.entries(o.tests))
       t.tests[k as PairedTest] = (t.tests[k as PairedTest] ?? 0) + n;
   }

@@ -13,6 +13,7 @@ export {
   type PairedDifference,
   type PairedOptions,
   type PairedTest,
+  type PairedTestRule,
   type ScoredCell,
   type Verdict,
 } from './paired.ts';

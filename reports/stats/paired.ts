@@ -20,6 +20,14 @@ export type Verdict = 'better' | 'worse' | 'within noise' | 'not enough data';
 /** Which test gave p and the interval (docs/results.md#statistics says when each is used). */
 export type PairedTest = 'clustered-t' | 'sign-flip-exact' | 'sign-flip-monte-carlo';
 
+/**
+ * Which test a comparison uses. 'sign-flip' (the default): the sign-flip test at every size, exact up
+ * to EXACT_MAX_CASES cases, seeded Monte Carlo beyond. 'clustered-t': the rule before issue 21's
+ * calibration — the clustered t beyond EXACT_MAX_CASES cases unless SE = 0 — kept as a reference
+ * (`npm run calibrate` measures both on the same replications; docs/results.md#calibration).
+ */
+export type PairedTestRule = 'sign-flip' | 'clustered-t';
+
 export interface PairedOptions {
   /** Pair cells on case × rep (the sim's common random numbers make reps comparable) or on case means. @default 'case-rep' */
   pairOn?: 'case-rep' | 'case';
@@ -33,6 +41,8 @@ export interface PairedOptions {
   seed?: string | number;
   /** The scale the scores live on; intervals are reported within what a difference on it can be. null: no bounds. @default [1, 5] */
   scale?: Bounds | null;
+  /** @default 'sign-flip' */
+  test?: PairedTestRule;
 }
 
 export interface PairedDifference {
@@ -73,9 +83,9 @@ export function scoredCells(rows: readonly ResultRow[], criterion: string): Scor
 /**
  * The paired difference treatment − baseline with its interval, p-value, MDE and a verdict. Pairing
  * removes case difficulty from the comparison, and the test works on whole cases so the reps of one
- * case never count as independent evidence: the exact sign-flip test with up to EXACT_MAX_CASES
- * cases or when the differences do not vary between cases (SE 0), else the clustered t test. A cell
- * listed twice counts once (the last one).
+ * case never count as independent evidence: the sign-flip test, exact with up to EXACT_MAX_CASES
+ * cases, seeded Monte Carlo beyond (`test: 'clustered-t'` keeps the old t rule as a reference). A
+ * cell listed twice counts once (the last one).
  *
  *     pairedDifference(scoredCells(contractRows, 'correctness'), scoredCells(inlineRows, 'correctness'), { seed: 7 })
  */
@@ -114,7 +124,7 @@ export function pairedDifference(
       verdict: 'not enough data',
     };
   }
-  const tested = testOf(obs, est, level, seed);
+  const tested = testOf(obs, est, level, seed, opts.test ?? 'sign-flip');
   const scale = opts.scale === undefined ? SCORE_SCALE : opts.scale;
   const { ci, bound } = withinBounds(tested.ci, scale ? differenceBounds(scale) : null);
   const resamples = opts.bootstrap ?? 0;
@@ -142,14 +152,20 @@ export function pairedDifference(
   };
 }
 
-/** Sign flips when cases are few or the differences never vary (SE 0 would make a t test certain); else t. */
+/**
+ * Sign flips at every size: valid whatever the shape of the differences, where the t reference ran
+ * liberal on the sim's discrete, mostly-zero differences (docs/decisions.md, "Statistics for many
+ * comparisons"). Under the 'clustered-t' reference rule, sign flips only when cases are few or the
+ * differences never vary (SE 0 would make a t test certain).
+ */
 function testOf(
   obs: Observation[],
   est: ClusteredEstimate,
   level: number,
   seed: string,
+  rule: PairedTestRule,
 ): { p: number; ci: [number, number]; test: PairedTest; minP: number | null } {
-  if (est.clusters <= EXACT_MAX_CASES || est.se === 0) {
+  if (rule === 'sign-flip' || est.clusters <= EXACT_MAX_CASES || est.se === 0) {
     const { sums, counts } = clusterTotals(obs);
     const r = signFlipTest(sums, counts, { level, rand: seededRandom('sign-flip', seed) });
     return {

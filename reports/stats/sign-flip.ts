@@ -117,7 +117,10 @@ function enumerateFlips(sums: readonly number[], counts: readonly number[]): Fli
   return { always: 2, lo, hi };
 }
 
-/** Seeded random flips; the observed statistic counts as one of them (a valid Monte Carlo p-value). */
+/**
+ * Seeded random flips; the observed statistic counts as one of them (a valid Monte Carlo p-value).
+ * Each uniform draw gives 32 independent signs (its 32 bits), so a flip of n cases costs ⌈n/32⌉ draws.
+ */
 function drawFlips(
   sums: readonly number[],
   counts: readonly number[],
@@ -126,14 +129,18 @@ function drawFlips(
 ): Flips {
   const A = sums.reduce((x, y) => x + y, 0);
   const N = counts.reduce((x, y) => x + y, 0);
-  const lo: number[] = [];
-  const hi: number[] = [];
+  const lo = new Float64Array(draws);
+  const hi = new Float64Array(draws);
+  let m = 0;
   let always = 1;
   for (let d = 0; d < draws; d++) {
     let a = 0;
     let b = 0;
+    let bits = 0;
     for (let i = 0; i < sums.length; i++) {
-      const s = rand() < 0.5 ? -1 : 1;
+      if (i % 32 === 0) bits = Math.floor(rand() * 4294967296);
+      const s = bits & 1 ? -1 : 1;
+      bits >>>= 1;
       a += s * sums[i]!;
       b += s * counts[i]!;
     }
@@ -141,11 +148,10 @@ function drawFlips(
       always++;
       continue;
     }
-    const [l, h] = flipInterval(a, b, A, N);
-    lo.push(l);
-    hi.push(h);
+    [lo[m], hi[m]] = flipInterval(a, b, A, N);
+    m++;
   }
-  return { always, lo: Float64Array.from(lo), hi: Float64Array.from(hi) };
+  return { always, lo: lo.subarray(0, m), hi: hi.subarray(0, m) };
 }
 
 /**
@@ -156,9 +162,34 @@ function drawFlips(
 function invert(flips: Flips, total: number, alpha: number): [number, number] {
   const j = Math.ceil(alpha * total - flips.always - 1e-9);
   if (j <= 0) return [-Infinity, Infinity];
-  const lo = Float64Array.from(flips.lo).sort();
-  const hi = Float64Array.from(flips.hi).sort();
-  return [lo[j - 1]!, hi[hi.length - j]!];
+  const n = flips.hi.length;
+  return [kthSmallest(Float64Array.from(flips.lo), j - 1), kthSmallest(Float64Array.from(flips.hi), n - j)];
+}
+
+/** The k-th smallest value (0-based) by quickselect, in place: O(n) on average, where a sort is O(n log n). */
+export function kthSmallest(x: Float64Array, k: number): number {
+  let left = 0;
+  let right = x.length - 1;
+  while (left < right) {
+    const pivot = x[(left + right) >>> 1]!;
+    let i = left;
+    let j = right;
+    while (i <= j) {
+      while (x[i]! < pivot) i++;
+      while (x[j]! > pivot) j--;
+      if (i <= j) {
+        const t = x[i]!;
+        x[i] = x[j]!;
+        x[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) right = j;
+    else if (k >= i) left = i;
+    else return x[k]!;
+  }
+  return x[k]!;
 }
 
 /**

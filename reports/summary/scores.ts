@@ -1,7 +1,13 @@
 import type { ResultRow } from '../../harness/types.ts';
 import { clusteredMean } from '../stats/clustered.ts';
 import { holmFamily } from '../stats/family.ts';
-import { pairedDifference, scoredCells, verdictOf, type PairedDifference } from '../stats/paired.ts';
+import {
+  pairedDifference,
+  scoredCells,
+  verdictOf,
+  type PairedDifference,
+  type PairedTestRule,
+} from '../stats/paired.ts';
 import { detectableEffect } from '../stats/power.ts';
 import { SCORE_SCALE, withinBounds } from '../stats/scale.ts';
 import { pairAccount } from './pairs.ts';
@@ -65,6 +71,7 @@ export function compareWithBaseline(
   criteria: readonly string[],
   primary: string | null,
   seed: string,
+  test: PairedTestRule = 'sign-flip',
 ): SuiteSummary['families'] {
   if (!baseline) return { primary: null, secondary: null };
   const members: Member[] = [];
@@ -78,6 +85,7 @@ export function compareWithBaseline(
         alpha: ALPHA,
         bootstrap: BOOTSTRAP_RESAMPLES,
         seed: `${seed}/${a.arm}/${criterion}`,
+        test,
       });
       members.push({ arm: a, criterion, d });
     }

@@ -181,9 +181,10 @@ export interface PairAccount {
   pairs: number;
   /**
    * Case × rep cells of either arm that formed no pair, by the first reason that applies: an error
-   * row on either side, an unscored judgement on either side, no cell on the other side.
+   * row on either side, an unscored judgement on either side, a case not judged on the criterion
+   * (its own `criteria` leave it out), no cell on the other side.
    */
-  dropped: { error: number; unscored: number; missing: number };
+  dropped: { error: number; unscored: number; notJudged: number; missing: number };
 }
 
 export interface PassRate {

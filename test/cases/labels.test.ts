@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Case } from '../../harness/types.ts';
 import { allOnLine, indexText, matchClaim } from '../../harness/text/cues.ts';
 import { renderTranscript } from '../../strategies/render.ts';
+import { caseWarnings } from '../../cases/case-warnings.ts';
 import { isReal, renderedTexts, shippedSuites, sourcesOf, suite } from './helpers.ts';
 
 const allCases = async (): Promise<Case[]> => (await shippedSuites()).flatMap((s) => s.cases);
@@ -38,6 +39,15 @@ describe('labels find their claims where the payload stage looks', () => {
           });
         }
       }
+    }
+  });
+
+  it('every shipped case, the real-session ones included, is labelled for each criterion it is judged on (validate warns of nothing)', async () => {
+    const cases = await allCases();
+    expect(cases.filter(isReal).length).toBeGreaterThanOrEqual(5);
+    for (const c of cases) {
+      expect(c.assertions.length, `${c.id}: no assertions`).toBeGreaterThan(0);
+      expect(caseWarnings(c), c.id).toEqual([]);
     }
   });
 

@@ -60,7 +60,7 @@ describe('families of comparisons', () => {
       ['provenance', 6],
     ] as const) {
       const c = comparisonsOf(s, criterion)[0]!;
-      expect(c.test).toBe('clustered-t');
+      expect(c.test).toBe('sign-flip-monte-carlo');
       expect(c.mde.alpha).toBeCloseTo(0.05 / m, 15);
       const expected = (tQuantile(1 - 0.05 / (2 * m), c.df) + tQuantile(0.8, c.df)) * c.se!;
       expect(c.mde.value!).toBeCloseTo(expected, 10);
@@ -83,7 +83,7 @@ describe('pairs behind each comparison', () => {
       arm: 12,
       baseline: 12,
       pairs: 9,
-      dropped: { error: 1, unscored: 2, missing: 0 },
+      dropped: { error: 1, unscored: 2, notJudged: 0, missing: 0 },
     });
     expect(v.pairs).toBe(9);
     expect(v.means!.treatment - v.means!.baseline).toBeCloseTo(v.diff!, 12);
@@ -91,6 +91,26 @@ describe('pairs behind each comparison', () => {
     expect(md).toContain('9 (12/12 cells; dropped 3: 1 error, 2 unscored)');
     expect(md).toContain(`${v.means!.treatment.toFixed(2)} vs ${v.means!.baseline.toFixed(2)}`);
     expect(renderHtml(summarize(rows), rows)).toContain('9 (12/12 cells; dropped 3: 1 error, 2 unscored)');
+  });
+
+  it('says when a case is not judged on the criterion at all (its own criteria leave it out), not "unscored"', () => {
+    // A case whose `criteria` name only correctness: its rows carry no provenance score at all.
+    const rows = rowsOf(6).map((r) => {
+      if (r.case_id !== 'case-04') return r;
+      const { provenance: _dropped, ...scores } = r.scores;
+      return { ...r, scores };
+    });
+    const v = summarize(rows).suites[0]!.arms.find((a) => a.arm === 'summary')!.scores.provenance!
+      .vsBaseline!;
+    expect(v.cells).toEqual({
+      arm: 12,
+      baseline: 12,
+      pairs: 10,
+      dropped: { error: 0, unscored: 0, notJudged: 2, missing: 0 },
+    });
+    expect(renderMarkdown(summarize(rows))).toContain(
+      '10 (12/12 cells; dropped 2: 2 not a criterion of their case)',
+    );
   });
 
   it('counts cells missing on one side (a filtered or unfinished run)', () => {
@@ -101,7 +121,7 @@ describe('pairs behind each comparison', () => {
       arm: 10,
       baseline: 12,
       pairs: 10,
-      dropped: { error: 0, unscored: 0, missing: 2 },
+      dropped: { error: 0, unscored: 0, notJudged: 0, missing: 2 },
     });
   });
 });

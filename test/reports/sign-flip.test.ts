@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { signFlipPBruteForce, signFlipTest } from '../../reports/stats/sign-flip.ts';
+import { kthSmallest, signFlipPBruteForce, signFlipTest } from '../../reports/stats/sign-flip.ts';
 import { seededRandom } from '../../reports/stats/random.ts';
 
 const ones = (n: number) => Array.from({ length: n }, () => 1);
@@ -107,6 +107,38 @@ describe('signFlipTest by Monte Carlo', () => {
     expect(Math.abs(mc.p - exact.p)).toBeLessThan(0.01);
     expect(Math.abs(mc.ci[0] - exact.ci[0])).toBeLessThan(0.05);
     expect(Math.abs(mc.ci[1] - exact.ci[1])).toBeLessThan(0.05);
+  });
+
+  it('draws every case its own sign, past the 32 signs one uniform gives (zero cases change nothing)', () => {
+    // 40 cases, only cases 30–37 non-zero: the Monte Carlo p at 0 is the exact p over those 8 cases.
+    const eight = [2, -1, 1, 3, 1, 2, -2, 1];
+    const exact = signFlipTest(
+      eight,
+      eight.map(() => 3),
+    );
+    const padded = Array.from({ length: 40 }, (_, i) => (i >= 30 && i < 38 ? eight[i - 30]! : 0));
+    const mc = signFlipTest(
+      padded,
+      ones(40).map(() => 3),
+      { rand: seededRandom('mc', 3) },
+    );
+    expect(mc.method).toBe('monte-carlo');
+    expect(Math.abs(mc.p - exact.p)).toBeLessThan(0.015);
+    // (Not the interval: a shifted zero case is no longer zero.)
+  });
+
+  it('reads interval ends by selection: kthSmallest agrees with a sort', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ noNaN: true, noDefaultInfinity: true, min: -10, max: 10 }), { minLength: 1 }),
+        fc.nat(),
+        (xs, k0) => {
+          const k = k0 % xs.length;
+          const sorted = [...xs].sort((a, b) => a - b);
+          expect(kthSmallest(Float64Array.from(xs), k)).toBe(sorted[k]);
+        },
+      ),
+    );
   });
 
   it('needs a seeded stream beyond the exact limit', () => {

@@ -137,14 +137,27 @@ describe('pairedDifference', () => {
     }
   });
 
-  it('uses the clustered t test beyond the exact limit when the differences vary', () => {
+  it('uses Monte Carlo sign flips beyond the exact limit even when the differences vary; t only as the old rule', () => {
     const rand = seededRandom('t-path', 1);
     const t = cells(Array.from({ length: 40 }, () => 3 + Math.round(rand() * 2)));
     const b = cells(Array.from({ length: 40 }, () => 3 + Math.round(rand() * 2)));
-    const d = pairedDifference(t, b);
+    const d = pairedDifference(t, b, { seed: 'x' });
     expect(d.clusters).toBe(20);
-    expect(d.test).toBe('clustered-t');
-    expect(d.minP).toBeNull();
+    expect(d.test).toBe('sign-flip-monte-carlo');
+    expect(d.minP).toBeCloseTo(1 / 10_001, 12);
+    // The interval is the test inverted: 0 lies outside it exactly when p < 0.05.
+    expect(d.ci![0] > 0 || d.ci![1] < 0).toBe(d.p! < 0.05);
+    // Seeded: the same comparison gives the same p and interval.
+    expect(pairedDifference(t, b, { seed: 'x' })).toEqual(d);
+    const old = pairedDifference(t, b, { test: 'clustered-t' });
+    expect(old.test).toBe('clustered-t');
+    expect(old.minP).toBeNull();
+    // Same estimate, same SE and MDE: only p and the interval come from the other test.
+    expect(old.diff).toBe(d.diff);
+    expect(old.mde).toEqual(d.mde);
+    // Integer case sums: every flip's |T| is odd, so |T| = 1 is as small as any flip's — p is exactly 1.
+    expect(d.p).toBe(1);
+    expect(old.p!).toBeCloseTo(0.858, 3);
   });
 
   it('reports both means over the same pairs, so their gap is the difference', () => {
