@@ -18,6 +18,7 @@ import { writeReports } from '../../reports/write.ts';
 import { harnessVersion } from '../version.ts';
 import { InputError, isFatal, type ProviderError } from '../errors.ts';
 import { maskSecrets } from '../redact.ts';
+import { checkBatchSettings, wrapForBatch, type BatchRun } from '../batch/run-batch.ts';
 import { acquireRunLock, createRunDirectory, openResume, writeConfigRecord, type RunDir } from './run-dir.ts';
 
 export interface RunOptions {
@@ -28,6 +29,8 @@ export interface RunOptions {
   /** With resumeDir: cells whose latest row is an error run again too (the journal keeps every attempt). */
   retryErrors?: boolean;
   signal?: AbortSignal;
+  /** With config.batch: exit once every waiting call waits on a submitted batch (`run --batch --detach`). */
+  detach?: boolean;
 }
 
 export interface RunOutcome {
@@ -45,6 +48,8 @@ export interface RunOutcome {
   stoppedBy?: ProviderError;
   /** What the plan left out and why (e.g. cases a live arm cannot run: no world). */
   notes?: string[];
+  /** Batch runs: requests this process submitted, and whether it detached with batches still running. */
+  batch?: { submitted: number; detached: boolean };
 }
 
 /** Plan → execute each cell (bounded concurrency, journalled as it finishes) → reports. */
@@ -57,6 +62,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   const cells = planCells(suites, config);
   const notes = liveSkipped(suites, config);
   if (cells.length === 0) throw nothingToRun(suites, config);
+  if (config.batch) checkBatchSettings(config);
   // Providers first: a missing key fails here, before the run directory or any call exists.
   const providers = await createProviders(config);
   let run: RunDir;
@@ -75,27 +81,52 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   const { runId, dir } = run;
   const journalPath = join(dir, 'results.jsonl');
   let progress: Executed;
+  // A batch run detaches by stopping itself: the run's own signal, linked to the caller's.
+  const stop = new AbortController();
+  setMaxListeners(0, stop.signal);
+  if (opts.signal) opts.signal.addEventListener('abort', () => stop.abort(), { once: true });
+  if (opts.signal?.aborted) stop.abort();
+  let detached = false;
+  let batch: BatchRun | undefined;
+  let active = providers;
   try {
     if (!resume) writeConfigRecord(dir, config, runId);
+    if (config.batch) {
+      batch = await wrapForBatch(config, providers, {
+        dir,
+        retryErrors: Boolean(resume && opts.retryErrors),
+        detach: Boolean(opts.detach),
+        signal: stop.signal,
+        onEvent: (e) => opts.reporters?.forEach((r) => r.onBatch?.(e)),
+        onDetach: () => {
+          detached = true;
+          stop.abort();
+        },
+      });
+      active = batch.providers;
+    }
     progress = await executeCells({
       config,
       cells,
-      providers,
+      providers: active,
+      batched: batch?.batched ?? new Set(),
       runId,
       dir,
       journalPath,
       cache,
       reporters: opts.reporters ?? [],
-      signal: opts.signal,
+      signal: stop.signal,
       retryErrors: Boolean(resume && opts.retryErrors),
     });
   } finally {
+    // Batch providers first: they wait for batch creations under way, which must reach the journal.
+    await Promise.all(Object.values(active).map((p) => p.close?.()));
     cache?.close();
     release();
-    await Promise.all(Object.values(providers).map((p) => p.close?.()));
+    if (active !== providers) await Promise.all(Object.values(providers).map((p) => p.close?.()));
   }
-  const interrupted = Boolean(opts.signal?.aborted);
-  for (const r of opts.reporters ?? []) r.onRunEnd?.(progress.progress, interrupted);
+  const interrupted = stop.signal.aborted;
+  for (const r of opts.reporters ?? []) r.onRunEnd?.(progress.progress, interrupted && !detached);
   // The journal's rows, without reading it back: those found at the start plus those appended since.
   // The reports get all of them (and apply the latest-row rule themselves, counting what it replaced).
   const journal = [...progress.prior, ...progress.rows];
@@ -110,6 +141,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     ...(resume ? { resumeDiffers: resume.differs } : {}),
     ...(progress.stoppedBy ? { stoppedBy: progress.stoppedBy } : {}),
     ...(notes.length ? { notes } : {}),
+    ...(batch ? { batch: { submitted: batch.submitted(), detached } } : {}),
   };
 }
 
@@ -134,6 +166,8 @@ interface ExecuteArgs {
   config: ResolvedConfig;
   cells: PlannedCell[];
   providers: Awaited<ReturnType<typeof createProviders>>;
+  /** Providers served through batch APIs: their calls are not limited, and every cell is in flight at once. */
+  batched: ReadonlySet<string>;
   runId: string;
   dir: string;
   journalPath: string;
@@ -179,7 +213,14 @@ async function executeCells(a: ExecuteArgs): Promise<Executed> {
     if (r.cached) progress.cacheHits++;
     else progress.costUsd += r.costUsd;
   };
-  const callPath = createCallPath({ config, providers: a.providers, cache, runId: a.runId, onCall });
+  const callPath = createCallPath({
+    config,
+    providers: a.providers,
+    cache,
+    runId: a.runId,
+    onCall,
+    unbounded: a.batched,
+  });
   const started = Date.now();
   for (const r of reporters)
     r.onRunStart?.({
@@ -209,9 +250,9 @@ async function executeCells(a: ExecuteArgs): Promise<Executed> {
   };
   let stoppedBy: ProviderError | undefined;
   try {
-    stoppedBy = await runPool(todo, config.concurrency, a.signal, async (cell) =>
-      onRow(await executeCell(cell, env)),
-    );
+    // A batch is filled by every cell waiting on its next call: in a batch run all cells are in flight.
+    const inFlight = a.batched.size ? Math.max(1, todo.length) : config.concurrency;
+    stoppedBy = await runPool(todo, inFlight, a.signal, async (cell) => onRow(await executeCell(cell, env)));
   } finally {
     results.close();
     calls.close();
