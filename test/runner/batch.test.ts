@@ -195,6 +195,32 @@ describe.each(['anthropic', 'openai'] as const)('%s: run --batch', (provider) =>
     expect(resumed.rows).toHaveLength(6);
   });
 
+  it('fails only the requests the vendor errored or canceled, each row naming its reason', async () => {
+    pointAt(batchMock);
+    const dir = tempDir(`batch-partial-${provider}`);
+    const first = batchMock.stats.batches + 1;
+    // In the run's first batch (the sources), one request errors and one is canceled; the rest succeed.
+    const failed = new Map<string, 'errored' | 'canceled'>();
+    batchMock.options.outcome = ({ batch, customId }) => {
+      if (batch !== first) return undefined;
+      if (!failed.has(customId) && failed.size < 2)
+        failed.set(customId, failed.size ? 'canceled' : 'errored');
+      return failed.get(customId);
+    };
+    const out = await runExperiment({ config: config(provider, dir, true) });
+    const rows = rowsOf(out.dir);
+    expect(rows).toHaveLength(6);
+    const errors = rows.filter((r) => r.status === 'error');
+    expect(errors.length).toBeGreaterThanOrEqual(1);
+    expect(errors.length).toBeLessThan(6);
+    const codes = new Set(errors.map((r) => r.error_code));
+    for (const c of codes) expect(['batch_errored', 'batch_canceled']).toContain(c);
+    for (const r of errors.filter((e) => e.error_code === 'batch_errored'))
+      expect(r.error).toMatch(/injected error/);
+    for (const r of errors.filter((e) => e.error_code === 'batch_canceled'))
+      expect(r.error).toMatch(/cancel/);
+  });
+
   it('never submits a cached call, and splits a phase within the batch size limit', async () => {
     pointAt(batchMock);
     const dir = tempDir(`batch-cache-${provider}`);
