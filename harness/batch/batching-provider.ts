@@ -62,7 +62,6 @@ export function createBatchingProvider(
     async close() {
       await scheduler.close();
       await backend.close();
-      await inner.close?.();
     },
   };
 }

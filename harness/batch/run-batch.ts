@@ -15,9 +15,9 @@ export interface BatchRunOptions {
   dir: string;
   retryErrors: boolean;
   detach: boolean;
-  signal?: AbortSignal;
+  /** The run's controller: aborted when the run detaches. */
+  stop: AbortController;
   onEvent?: (e: BatchEvent) => void;
-  onDetach?: () => void;
 }
 
 export interface BatchRun {
@@ -26,6 +26,8 @@ export interface BatchRun {
   batched: Set<string>;
   /** Requests this process submitted, over every batched provider. */
   submitted(): number;
+  /** The run stopped itself with batches still running (--detach). */
+  detached(): boolean;
 }
 
 /**
@@ -56,11 +58,20 @@ export async function wrapForBatch(
   checkBatchable(config);
   const out: Record<string, Provider> = { ...providers };
   const schedulers: BatchScheduler[] = [];
+  let detached = false;
+  const onDetach = () => {
+    detached = true;
+    o.stop.abort();
+  };
   for (const [name, inner] of Object.entries(providers)) {
     if (!isBatchable(name)) continue;
     const backend = await createBatchBackend(name, config);
     const p = createBatchingProvider(inner, backend, {
-      ...o,
+      dir: o.dir,
+      detach: o.detach,
+      onEvent: o.onEvent,
+      onDetach,
+      signal: o.stop.signal,
       settings: batchSettingsOf(config, name),
       retryFailed: o.retryErrors,
       prices: config.prices,
@@ -72,5 +83,6 @@ export async function wrapForBatch(
     providers: out,
     batched: new Set(Object.keys(providers).filter(isBatchable)),
     submitted: () => schedulers.reduce((n, s) => n + s.submitted, 0),
+    detached: () => detached,
   };
 }

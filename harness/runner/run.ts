@@ -16,9 +16,11 @@ import { openCache } from '../cache/index.ts';
 import type { ResponseCache } from '../cache/types.ts';
 import { writeReports } from '../../reports/write.ts';
 import { harnessVersion } from '../version.ts';
-import { InputError, isFatal, type ProviderError } from '../errors.ts';
+import { InputError, type ProviderError } from '../errors.ts';
 import { maskSecrets } from '../redact.ts';
+import { runPool } from './pool.ts';
 import { checkBatchSettings, wrapForBatch, type BatchRun } from '../batch/run-batch.ts';
+import type { BatchEvent } from '../batch/scheduler.ts';
 import { acquireRunLock, createRunDirectory, openResume, writeConfigRecord, type RunDir } from './run-dir.ts';
 
 export interface RunOptions {
@@ -82,26 +84,20 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   const journalPath = join(dir, 'results.jsonl');
   let progress: Executed;
   // A batch run detaches by stopping itself: the run's own signal, linked to the caller's.
-  const stop = new AbortController();
-  setMaxListeners(0, stop.signal);
-  if (opts.signal) opts.signal.addEventListener('abort', () => stop.abort(), { once: true });
-  if (opts.signal?.aborted) stop.abort();
-  let detached = false;
+  const stop = linkedController(opts.signal);
   let batch: BatchRun | undefined;
   let active = providers;
   try {
     if (!resume) writeConfigRecord(dir, config, runId);
     if (config.batch) {
+      const onEvent = (e: BatchEvent) => opts.reporters?.forEach((r) => r.onBatch?.(e));
+      const retryErrors = Boolean(resume && opts.retryErrors);
       batch = await wrapForBatch(config, providers, {
         dir,
-        retryErrors: Boolean(resume && opts.retryErrors),
+        retryErrors,
         detach: Boolean(opts.detach),
-        signal: stop.signal,
-        onEvent: (e) => opts.reporters?.forEach((r) => r.onBatch?.(e)),
-        onDetach: () => {
-          detached = true;
-          stop.abort();
-        },
+        stop,
+        onEvent,
       });
       active = batch.providers;
     }
@@ -119,13 +115,15 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       retryErrors: Boolean(resume && opts.retryErrors),
     });
   } finally {
-    // Batch providers first: they wait for batch creations under way, which must reach the journal.
-    await Promise.all(Object.values(active).map((p) => p.close?.()));
+    // Batching providers first: they wait for batch creations under way, which must reach the journal.
+    const wrappers = Object.values(active).filter((p) => !Object.values(providers).includes(p));
+    await Promise.all(wrappers.map((p) => p.close?.()));
     cache?.close();
     release();
-    if (active !== providers) await Promise.all(Object.values(providers).map((p) => p.close?.()));
+    await Promise.all(Object.values(providers).map((p) => p.close?.()));
   }
   const interrupted = stop.signal.aborted;
+  const detached = batch?.detached() ?? false;
   for (const r of opts.reporters ?? []) r.onRunEnd?.(progress.progress, interrupted && !detached);
   // The journal's rows, without reading it back: those found at the start plus those appended since.
   // The reports get all of them (and apply the latest-row rule themselves, counting what it replaced).
@@ -145,6 +143,15 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   };
 }
 
+/** A controller of the run's own, aborted with the caller's signal (and by the run itself: --detach). */
+function linkedController(signal: AbortSignal | undefined): AbortController {
+  const stop = new AbortController();
+  setMaxListeners(0, stop.signal);
+  if (signal?.aborted) stop.abort();
+  else signal?.addEventListener('abort', () => stop.abort(), { once: true });
+  return stop;
+}
+
 /** Zero cells planned: the run would write an empty report and pass; say which setting emptied it. */
 function nothingToRun(suites: Suite[], config: ResolvedConfig): InputError {
   const unsharded = config.shard ? planCells(suites, { ...config, shard: null }).length : 0;
@@ -159,8 +166,8 @@ function nothingToRun(suites: Suite[], config: ResolvedConfig): InputError {
   );
 }
 
-/** Cells start for at most this long between two event-loop turns (cells already running finish first). */
-const YIELD_EVERY_MS = 4;
+/** Cells in flight at once in a batch run (a larger plan runs in waves of this many). */
+export const BATCH_CELLS_IN_FLIGHT = 5_000;
 
 interface ExecuteArgs {
   config: ResolvedConfig;
@@ -250,90 +257,17 @@ async function executeCells(a: ExecuteArgs): Promise<Executed> {
   };
   let stoppedBy: ProviderError | undefined;
   try {
-    // A batch is filled by every cell waiting on its next call: in a batch run all cells are in flight.
-    const inFlight = a.batched.size ? Math.max(1, todo.length) : config.concurrency;
+    // A batch is filled by every cell waiting on its next call: in a batch run every cell is in flight,
+    // up to BATCH_CELLS_IN_FLIGHT (memory: ≈ 0.4 MB per cell of the default experiment, docs/scale.md).
+    const inFlight = a.batched.size
+      ? Math.max(1, Math.min(todo.length, BATCH_CELLS_IN_FLIGHT))
+      : config.concurrency;
     stoppedBy = await runPool(todo, inFlight, a.signal, async (cell) => onRow(await executeCell(cell, env)));
   } finally {
     results.close();
     calls.close();
   }
   return { progress, prior, rows, ...(stoppedBy ? { stoppedBy } : {}) };
-}
-
-/**
- * `concurrency` workers pull cells in plan order: no promise per queued cell, so a 300k-cell plan
- * starts at once and stops at once on Ctrl-C, and no queue bookkeeping per cell on the hot path. The
- * first fatal provider error stops scheduling (cells already in flight finish) and is returned; any
- * other exception from a cell (a harness bug — executeCell turns cell failures into rows) is thrown.
- */
-async function runPool(
-  todo: readonly PlannedCell[],
-  concurrency: number,
-  signal: AbortSignal | undefined,
-  run: (cell: PlannedCell) => Promise<void>,
-): Promise<ProviderError | undefined> {
-  let next = 0;
-  let failed = false;
-  let stoppedBy: ProviderError | undefined;
-  const turnOwed = createTurnYield(YIELD_EVERY_MS);
-  const worker = async () => {
-    while (next < todo.length && !failed && !stoppedBy) {
-      const turn = turnOwed();
-      if (turn) await turn;
-      if (signal?.aborted || stoppedBy) return;
-      const cell = todo[next++];
-      if (!cell) return;
-      try {
-        await run(cell);
-      } catch (err) {
-        if (signal?.aborted) return;
-        if (isFatal(err)) {
-          stoppedBy ??= err;
-          return;
-        }
-        failed = true;
-        throw err;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, todo.length) }, worker));
-  return stoppedBy;
-}
-
-/**
- * Between cells the runner makes sure the event loop turns at least every few ms: a CPU-bound provider
- * (the sim) would otherwise run the whole plan as one microtask chain, starving signal handling (Ctrl-C),
- * timers and progress output. A heartbeat (one setImmediate at a time) notes each turn the loop takes on
- * its own — with a network provider it turns all the time, and no cell ever waits. Only when no turn has
- * happened for `everyMs` do the workers wait, all for the same turn (one waiting alone would leave the
- * others' chains running). Returns the turn to await, or undefined when none is owed.
- */
-function createTurnYield(everyMs: number): () => Promise<void> | undefined {
-  let last = Date.now();
-  let beating = false;
-  let owed: Promise<void> | undefined;
-  const beat = () => {
-    beating = false;
-    last = Date.now();
-  };
-  return () => {
-    if (owed) return owed;
-    if (Date.now() - last < everyMs) {
-      if (!beating) {
-        beating = true;
-        setImmediate(beat);
-      }
-      return undefined;
-    }
-    owed = new Promise((resolve) =>
-      setImmediate(() => {
-        owed = undefined;
-        last = Date.now();
-        resolve();
-      }),
-    );
-    return owed;
-  };
 }
 
 /** Cells a resume does not run again: those with a row, or with `retryErrors` those whose latest row is ok. */
