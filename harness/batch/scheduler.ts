@@ -51,7 +51,7 @@ export class BatchScheduler {
   private readonly queue = new Map<string, Queued>();
   private readonly watches = new Map<string, Promise<Ended>>();
   private readonly mine = new Set<string>();
-  private readonly retried = new Set<string>();
+  private readonly retried = new Map<string, Promise<BatchOutcome>>();
   private readonly creating = new Set<Promise<unknown>>();
   private readonly journal: ReturnType<typeof readBatchJournal>;
   private timer: NodeJS.Timeout | undefined;
@@ -86,9 +86,15 @@ export class BatchScheduler {
     const known = this.journal.batchOf.get(customId);
     if (known) {
       const out = await this.resultOf(known, customId);
-      if (out.ok || !this.o.retryFailed || this.mine.has(known) || this.retried.has(customId)) return out;
-      this.retried.add(customId);
-      this.journal.batchOf.delete(customId);
+      if (out.ok || !this.o.retryFailed || this.mine.has(known)) return out;
+      // Failed in an earlier process: submitted again once; every call for it shares that submission.
+      let again = this.retried.get(customId);
+      if (!again) {
+        this.journal.batchOf.delete(customId);
+        again = this.enqueue(customId, body).then((id) => this.resultOf(id, customId));
+        this.retried.set(customId, again);
+      }
+      return again;
     }
     const batchId = await this.enqueue(customId, body);
     return this.resultOf(batchId, customId);
