@@ -133,6 +133,7 @@ export function resolveConfig(
     strategies,
     quiet: flags.quiet ?? false,
     shard: parseShard(flags.shard, where),
+    batch: flags.batch ?? false,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Arm, Strategy } from '../types.ts';
 import type { SimOptions } from '../providers/sim/index.ts';
+import type { BatchSettings } from '../batch/types.ts';
 
 export type ProviderName = 'sim' | 'anthropic' | 'openai' | (string & {});
 
@@ -20,6 +21,8 @@ export interface ProviderSettings {
   concurrency?: number;
   /** HTTP transport under the SDK: a lean keep-alive node:http agent, or the SDK's own global fetch. @default 'node' */
   transport?: 'node' | 'fetch';
+  /** `run --batch`: poll interval, phase quiet time and per-batch limits (docs/scale.md). */
+  batch?: BatchSettings;
 }
 
 export interface Price {
@@ -205,6 +208,8 @@ export interface ResolvedConfig {
   strategies: Record<string, Strategy<any>>;
   quiet: boolean;
   shard: { index: number; count: number } | null;
+  /** `run --batch`: model calls go through the vendors' batch APIs at the batch price (docs/scale.md). */
+  batch?: boolean;
 }
 
 /** CLI flags that override the file. */
@@ -220,6 +225,7 @@ export interface ConfigFlags {
   cache?: boolean;
   quiet?: boolean;
   shard?: string;
+  batch?: boolean;
   maxErrorRate?: number;
   mode?: string;
   sourceToolBudget?: number;

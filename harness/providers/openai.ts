@@ -51,11 +51,7 @@ export async function createOpenAIProvider(
   const { options, transport } = sdkOptions(settings);
   const baseURL = settings.baseURL ?? 'https://api.openai.com/v1';
   const client = new OpenAI(options as ConstructorParameters<typeof OpenAI>[0]) as unknown as ChatClient;
-  const official = !settings.baseURL || /api\.openai\.com/.test(settings.baseURL);
-  const wire: OpenAIWireOptions = {
-    tokenField: official ? 'max_completion_tokens' : 'max_tokens',
-    sendSeed: true,
-  };
+  const wire = openaiWireFor(settings.baseURL);
   return {
     id: 'openai',
     // What the base URL decides is in the scope explicitly: the token field and the seed change the request.
@@ -90,8 +86,17 @@ export async function createOpenAIProvider(
   };
 }
 
+/** OpenAI's own API takes max_completion_tokens; compatible servers the older max_tokens. */
+export function openaiWireFor(baseURL: string | undefined): OpenAIWireOptions {
+  const official = !baseURL || /api\.openai\.com/.test(baseURL);
+  return { tokenField: official ? 'max_completion_tokens' : 'max_tokens', sendSeed: true };
+}
+
 /** Some compatible servers send no usage: count with the tokenizer rather than report zero. */
-function estimatedUsage(req: ModelRequest, out: { text: string; toolCalls: { input: unknown }[] }): Usage {
+export function estimatedUsage(
+  req: ModelRequest,
+  out: { text: string; toolCalls: { input: unknown }[] },
+): Usage {
   const outputTokens =
     countTokens(out.text) + out.toolCalls.reduce((n, c) => n + countTokens(JSON.stringify(c.input ?? {})), 0);
   return { inputTokens: requestTokens(req), outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0 };

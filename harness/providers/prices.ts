@@ -37,3 +37,9 @@ export function costOf(model: string, usage: Usage, overrides: Record<string, Pr
     perToken(p.cacheWrite, usage.cacheWriteTokens)
   );
 }
+
+/**
+ * What the vendors' batch APIs charge as a share of the list price: Anthropic Message Batches and the
+ * OpenAI Batch API both bill every token at 50% of the standard price (vendor-documented).
+ */
+export const BATCH_PRICE_FACTOR = 0.5;

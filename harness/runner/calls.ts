@@ -45,6 +45,8 @@ export interface CallPathOptions {
   cache: ResponseCache | null;
   runId: string;
   onCall: (record: CallRecord) => void;
+  /** Providers whose calls are not limited here (batched calls wait in a batch, not on a socket). */
+  unbounded?: ReadonlySet<string>;
 }
 
 export function createCallPath(opts: CallPathOptions): CallPath {
@@ -55,7 +57,11 @@ export function createCallPath(opts: CallPathOptions): CallPath {
     if (!l)
       limits.set(
         provider,
-        (l = pLimit(config.providers[provider]?.concurrency ?? (provider === 'sim' ? 64 : 16))),
+        (l = pLimit(
+          opts.unbounded?.has(provider)
+            ? Number.POSITIVE_INFINITY
+            : (config.providers[provider]?.concurrency ?? (provider === 'sim' ? 64 : 16)),
+        )),
       );
     return l;
   };

@@ -1,7 +1,8 @@
 import type { ModelRequest, ModelResponse, ModelRole, Provider } from '../types.ts';
 import type { ResolvedConfig } from '../config/types.ts';
 import { createSimProvider } from '../providers/sim/index.ts';
-import { priceOf } from '../providers/prices.ts';
+import { BATCH_PRICE_FACTOR, priceOf } from '../providers/prices.ts';
+import { batchableProviders, isBatchable } from '../batch/batching-provider.ts';
 import { requestTokens } from '../tokens.ts';
 import { harnessVersion } from '../version.ts';
 import { resolveModel, requestSeed, type CallPath } from './calls.ts';
@@ -35,6 +36,8 @@ export interface DryRunReport {
   unpriced: string[];
   /** Call purposes the stand-in has no behaviour for (output estimated at max_tokens). */
   unsimulated: string[];
+  /** Priced at the batch APIs' price (`--batch`). */
+  batch?: boolean;
 }
 
 /**
@@ -85,6 +88,7 @@ export async function dryRun(
     arms: [...arms.values()],
     unpriced: [...unpriced].sort(),
     unsimulated: [...unsimulated].sort(),
+    ...(config.batch ? { batch: true } : {}),
   };
 }
 
@@ -129,8 +133,10 @@ function estimatingCallPath(
         const outputTokens = Math.min(response.usage.outputTokens, input.maxTokens);
         const price = priceOf(model, config.prices);
         if (!price && provider !== 'sim') unpriced.add(model);
+        // `--batch`: the calls a batch API serves are billed at the batch price.
+        const factor = config.batch && isBatchable(provider) ? BATCH_PRICE_FACTOR : 1;
         const usd = (tokIn: number, tokOut: number) =>
-          price ? (price.input * tokIn + price.output * tokOut) / 1e6 : 0;
+          price ? (factor * (price.input * tokIn + price.output * tokOut)) / 1e6 : 0;
         est.calls[role]++;
         est.inputTokens += inputTokens;
         est.outputTokens += outputTokens;
@@ -191,6 +197,10 @@ export function renderDryRun(r: DryRunReport): string {
   lines.push(
     'Calls that depend on a model (contract retries, receiver tool rounds) are counted as the sim made them; a real model may make more or fewer.',
   );
+  if (r.batch)
+    lines.push(
+      `--batch: the calls to ${batchableProviders.join(' and ')} are priced at the batch price (${BATCH_PRICE_FACTOR * 100}% of list, as both vendors document); results arrive within 24 h per dependency phase (docs/scale.md).`,
+    );
   if (r.unpriced.length)
     lines.push(
       `No price for: ${r.unpriced.join(', ')} (counted as $0; add them under \`prices\` in eval.config.ts).`,

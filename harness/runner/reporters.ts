@@ -1,4 +1,5 @@
 import type { ResultRow } from '../types.ts';
+import type { BatchEvent } from '../batch/scheduler.ts';
 
 export interface RunStartInfo {
   runId: string;
@@ -26,6 +27,8 @@ export interface Reporter {
   onRunStart?(info: RunStartInfo): void;
   onCellEnd?(row: ResultRow, progress: Progress): void;
   onRunEnd?(progress: Progress, interrupted: boolean): void;
+  /** A batch run read a batch's status (every poll). */
+  onBatch?(event: BatchEvent): void;
 }
 
 const fmtTokens = (n: number) =>
@@ -45,6 +48,7 @@ export function createProgressReporter(
   const tty = stream.isTTY && !ci;
   let last = 0;
   let lastPct = -1;
+  const seen = new Map<string, string>();
   return {
     onRunStart(info) {
       stream.write(
@@ -67,6 +71,13 @@ export function createProgressReporter(
         stream.write(`progress: ${progressLine(p)}\n`);
       }
     },
+    onBatch(e) {
+      // One line per change of a batch's state or counts (a poll that saw nothing new prints nothing).
+      const line = batchLine(e);
+      if (seen.get(e.batchId) === line) return;
+      seen.set(e.batchId, line);
+      stream.write(`${tty ? '\r\x1b[K' : ''}${line}\n`);
+    },
     onRunEnd(p, interrupted) {
       if (tty) stream.write('\n');
       if (interrupted)
@@ -75,4 +86,13 @@ export function createProgressReporter(
         );
     },
   };
+}
+
+/** `batch openai batch_abc: in_progress · 12/40 done (11 succeeded, 1 failed)`. */
+export function batchLine(e: BatchEvent): string {
+  const counts =
+    e.total !== undefined
+      ? ` · ${(e.succeeded ?? 0) + (e.failed ?? 0)}/${e.total} done (${e.succeeded ?? 0} succeeded, ${e.failed ?? 0} failed)`
+      : '';
+  return `batch ${e.provider} ${e.batchId}: ${e.state}${counts}`;
 }

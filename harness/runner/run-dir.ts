@@ -90,6 +90,8 @@ export function openResume(
       ? stored.casesDirResolved
       : (stored.casesDir as string | undefined);
   if (casesDir) config.casesDir = casesDir;
+  // A batch run resumes as one: its submitted batches are collected, never sent again interactively.
+  if (stored.batch === true) config.batch = true;
   return { runId: stored.runId, dir, config, differs };
 }
 

@@ -16,8 +16,11 @@ import { openCache } from '../cache/index.ts';
 import type { ResponseCache } from '../cache/types.ts';
 import { writeReports } from '../../reports/write.ts';
 import { harnessVersion } from '../version.ts';
-import { InputError, isFatal, type ProviderError } from '../errors.ts';
+import { InputError, type ProviderError } from '../errors.ts';
 import { maskSecrets } from '../redact.ts';
+import { runPool } from './pool.ts';
+import { checkBatchSettings, wrapForBatch, type BatchRun } from '../batch/run-batch.ts';
+import type { BatchEvent } from '../batch/scheduler.ts';
 import { acquireRunLock, createRunDirectory, openResume, writeConfigRecord, type RunDir } from './run-dir.ts';
 
 export interface RunOptions {
@@ -28,6 +31,8 @@ export interface RunOptions {
   /** With resumeDir: cells whose latest row is an error run again too (the journal keeps every attempt). */
   retryErrors?: boolean;
   signal?: AbortSignal;
+  /** With config.batch: exit once every waiting call waits on a submitted batch (`run --batch --detach`). */
+  detach?: boolean;
 }
 
 export interface RunOutcome {
@@ -45,6 +50,8 @@ export interface RunOutcome {
   stoppedBy?: ProviderError;
   /** What the plan left out and why (e.g. cases a live arm cannot run: no world). */
   notes?: string[];
+  /** Batch runs: requests this process submitted, and whether it detached with batches still running. */
+  batch?: { submitted: number; detached: boolean };
 }
 
 /** Plan → execute each cell (bounded concurrency, journalled as it finishes) → reports. */
@@ -57,6 +64,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   const cells = planCells(suites, config);
   const notes = liveSkipped(suites, config);
   if (cells.length === 0) throw nothingToRun(suites, config);
+  if (config.batch) checkBatchSettings(config);
   // Providers first: a missing key fails here, before the run directory or any call exists.
   const providers = await createProviders(config);
   let run: RunDir;
@@ -75,27 +83,48 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   const { runId, dir } = run;
   const journalPath = join(dir, 'results.jsonl');
   let progress: Executed;
+  // A batch run detaches by stopping itself: the run's own signal, linked to the caller's.
+  const stop = linkedController(opts.signal);
+  let batch: BatchRun | undefined;
+  let active = providers;
   try {
     if (!resume) writeConfigRecord(dir, config, runId);
+    if (config.batch) {
+      const onEvent = (e: BatchEvent) => opts.reporters?.forEach((r) => r.onBatch?.(e));
+      const retryErrors = Boolean(resume && opts.retryErrors);
+      batch = await wrapForBatch(config, providers, {
+        dir,
+        retryErrors,
+        detach: Boolean(opts.detach),
+        stop,
+        onEvent,
+      });
+      active = batch.providers;
+    }
     progress = await executeCells({
       config,
       cells,
-      providers,
+      providers: active,
+      batched: batch?.batched ?? new Set(),
       runId,
       dir,
       journalPath,
       cache,
       reporters: opts.reporters ?? [],
-      signal: opts.signal,
+      signal: stop.signal,
       retryErrors: Boolean(resume && opts.retryErrors),
     });
   } finally {
+    // Batching providers first: they wait for batch creations under way, which must reach the journal.
+    const wrappers = Object.values(active).filter((p) => !Object.values(providers).includes(p));
+    await Promise.all(wrappers.map((p) => p.close?.()));
     cache?.close();
     release();
     await Promise.all(Object.values(providers).map((p) => p.close?.()));
   }
-  const interrupted = Boolean(opts.signal?.aborted);
-  for (const r of opts.reporters ?? []) r.onRunEnd?.(progress.progress, interrupted);
+  const interrupted = stop.signal.aborted;
+  const detached = batch?.detached() ?? false;
+  for (const r of opts.reporters ?? []) r.onRunEnd?.(progress.progress, interrupted && !detached);
   // The journal's rows, without reading it back: those found at the start plus those appended since.
   // The reports get all of them (and apply the latest-row rule themselves, counting what it replaced).
   const journal = [...progress.prior, ...progress.rows];
@@ -110,7 +139,17 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     ...(resume ? { resumeDiffers: resume.differs } : {}),
     ...(progress.stoppedBy ? { stoppedBy: progress.stoppedBy } : {}),
     ...(notes.length ? { notes } : {}),
+    ...(batch ? { batch: { submitted: batch.submitted(), detached } } : {}),
   };
+}
+
+/** A controller of the run's own, aborted with the caller's signal (and by the run itself: --detach). */
+function linkedController(signal: AbortSignal | undefined): AbortController {
+  const stop = new AbortController();
+  setMaxListeners(0, stop.signal);
+  if (signal?.aborted) stop.abort();
+  else signal?.addEventListener('abort', () => stop.abort(), { once: true });
+  return stop;
 }
 
 /** Zero cells planned: the run would write an empty report and pass; say which setting emptied it. */
@@ -127,13 +166,15 @@ function nothingToRun(suites: Suite[], config: ResolvedConfig): InputError {
   );
 }
 
-/** Cells start for at most this long between two event-loop turns (cells already running finish first). */
-const YIELD_EVERY_MS = 4;
+/** Cells in flight at once in a batch run (a larger plan runs in waves of this many). */
+export const BATCH_CELLS_IN_FLIGHT = 5_000;
 
 interface ExecuteArgs {
   config: ResolvedConfig;
   cells: PlannedCell[];
   providers: Awaited<ReturnType<typeof createProviders>>;
+  /** Providers served through batch APIs: their calls are not limited, and every cell is in flight at once. */
+  batched: ReadonlySet<string>;
   runId: string;
   dir: string;
   journalPath: string;
@@ -179,7 +220,14 @@ async function executeCells(a: ExecuteArgs): Promise<Executed> {
     if (r.cached) progress.cacheHits++;
     else progress.costUsd += r.costUsd;
   };
-  const callPath = createCallPath({ config, providers: a.providers, cache, runId: a.runId, onCall });
+  const callPath = createCallPath({
+    config,
+    providers: a.providers,
+    cache,
+    runId: a.runId,
+    onCall,
+    unbounded: a.batched,
+  });
   const started = Date.now();
   for (const r of reporters)
     r.onRunStart?.({
@@ -209,90 +257,17 @@ async function executeCells(a: ExecuteArgs): Promise<Executed> {
   };
   let stoppedBy: ProviderError | undefined;
   try {
-    stoppedBy = await runPool(todo, config.concurrency, a.signal, async (cell) =>
-      onRow(await executeCell(cell, env)),
-    );
+    // A batch is filled by every cell waiting on its next call: in a batch run every cell is in flight,
+    // up to BATCH_CELLS_IN_FLIGHT (memory: ≈ 0.4 MB per cell of the default experiment, docs/scale.md).
+    const inFlight = a.batched.size
+      ? Math.max(1, Math.min(todo.length, BATCH_CELLS_IN_FLIGHT))
+      : config.concurrency;
+    stoppedBy = await runPool(todo, inFlight, a.signal, async (cell) => onRow(await executeCell(cell, env)));
   } finally {
     results.close();
     calls.close();
   }
   return { progress, prior, rows, ...(stoppedBy ? { stoppedBy } : {}) };
-}
-
-/**
- * `concurrency` workers pull cells in plan order: no promise per queued cell, so a 300k-cell plan
- * starts at once and stops at once on Ctrl-C, and no queue bookkeeping per cell on the hot path. The
- * first fatal provider error stops scheduling (cells already in flight finish) and is returned; any
- * other exception from a cell (a harness bug — executeCell turns cell failures into rows) is thrown.
- */
-async function runPool(
-  todo: readonly PlannedCell[],
-  concurrency: number,
-  signal: AbortSignal | undefined,
-  run: (cell: PlannedCell) => Promise<void>,
-): Promise<ProviderError | undefined> {
-  let next = 0;
-  let failed = false;
-  let stoppedBy: ProviderError | undefined;
-  const turnOwed = createTurnYield(YIELD_EVERY_MS);
-  const worker = async () => {
-    while (next < todo.length && !failed && !stoppedBy) {
-      const turn = turnOwed();
-      if (turn) await turn;
-      if (signal?.aborted || stoppedBy) return;
-      const cell = todo[next++];
-      if (!cell) return;
-      try {
-        await run(cell);
-      } catch (err) {
-        if (signal?.aborted) return;
-        if (isFatal(err)) {
-          stoppedBy ??= err;
-          return;
-        }
-        failed = true;
-        throw err;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, todo.length) }, worker));
-  return stoppedBy;
-}
-
-/**
- * Between cells the runner makes sure the event loop turns at least every few ms: a CPU-bound provider
- * (the sim) would otherwise run the whole plan as one microtask chain, starving signal handling (Ctrl-C),
- * timers and progress output. A heartbeat (one setImmediate at a time) notes each turn the loop takes on
- * its own — with a network provider it turns all the time, and no cell ever waits. Only when no turn has
- * happened for `everyMs` do the workers wait, all for the same turn (one waiting alone would leave the
- * others' chains running). Returns the turn to await, or undefined when none is owed.
- */
-function createTurnYield(everyMs: number): () => Promise<void> | undefined {
-  let last = Date.now();
-  let beating = false;
-  let owed: Promise<void> | undefined;
-  const beat = () => {
-    beating = false;
-    last = Date.now();
-  };
-  return () => {
-    if (owed) return owed;
-    if (Date.now() - last < everyMs) {
-      if (!beating) {
-        beating = true;
-        setImmediate(beat);
-      }
-      return undefined;
-    }
-    owed = new Promise((resolve) =>
-      setImmediate(() => {
-        owed = undefined;
-        last = Date.now();
-        resolve();
-      }),
-    );
-    return owed;
-  };
 }
 
 /** Cells a resume does not run again: those with a row, or with `retryErrors` those whose latest row is ok. */

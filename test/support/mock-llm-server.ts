@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   CachePrefixes,
+  replyId,
   anthropicReply,
   checkAnthropic,
   checkOpenAI,
@@ -73,6 +74,11 @@ export interface MockServerOptions {
   validate?: boolean;
   /** Keep every parsed request body (tests inspect what the SDK sent). @default false */
   capture?: boolean;
+  /**
+   * Reply ids (tool-call ids included) from a digest of the request rather than its arrival order, as
+   * the batch mock makes them: the same request gets the same reply whatever the order. @default false
+   */
+  deterministicIds?: boolean;
 }
 
 export interface MockStats {
@@ -141,7 +147,7 @@ export async function startMockLlmServer(options: MockServerOptions = {}): Promi
   let seq = 0;
   const handle = (protocol: Protocol, req: http.IncomingMessage, res: http.ServerResponse, raw: string) => {
     const n = ++seq;
-    const id = `mock_${n}`;
+    let id = `mock_${n}`;
     const idHeader = protocol === 'anthropic' ? 'request-id' : 'x-request-id';
     const headers = { [idHeader]: `req_${id}` };
     stats.requests++;
@@ -168,6 +174,7 @@ export async function startMockLlmServer(options: MockServerOptions = {}): Promi
     } catch {
       return end(400, errorBody(protocol, 'invalid_request_error', 'body is not JSON'));
     }
+    if (options.deterministicIds) id = replyId(body);
     const attempt = Number(req.headers['x-stainless-retry-count'] ?? 0);
     if (attempt > 0) stats.retriesSeen++;
     if (options.capture) captured.push({ protocol, body, headers: req.headers });

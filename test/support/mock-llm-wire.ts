@@ -80,6 +80,11 @@ export function defaultReply(body: any, protocol: Protocol): MockReply {
   return { text: `Mock answer ${digest}: the merchants m_0007 and m_0013 pin 2023-10.` };
 }
 
+/** A reply id from the request body alone (deterministic whatever the order requests arrive in). */
+export function replyId(body: unknown): string {
+  return `mock_${createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 12)}`;
+}
+
 export class CachePrefixes {
   private seen = new Set<string>();
   /** Anthropic prompt caching: the prefix up to the block marked cache_control, written once, read after. */

@@ -13,6 +13,7 @@ import { printOutcome } from '../run-outcome.ts';
 import { exitState } from '../exit.ts';
 import { onInterrupt } from '../interrupt.ts';
 import { listValues } from './flags.ts';
+import { checkBatchable } from '../../batch/run-batch.ts';
 
 interface RunArgs {
   config?: string;
@@ -33,6 +34,8 @@ interface RunArgs {
   dryRun: boolean;
   mode?: string;
   sourceToolBudget?: number;
+  batch: boolean;
+  detach: boolean;
 }
 
 export const runCommand: CommandModule<object, RunArgs> = {
@@ -97,6 +100,17 @@ export const runCommand: CommandModule<object, RunArgs> = {
         coerce: numberFlag('--source-tool-budget', 'positive integer'),
         describe: 'live mode: tool calls the source may make',
       })
+      .option('batch', {
+        type: 'boolean',
+        default: false,
+        describe:
+          "model calls through the vendors' batch APIs (anthropic, openai) at the batch price; results within 24 h per phase",
+      })
+      .option('detach', {
+        type: 'boolean',
+        default: false,
+        describe: 'with --batch: submit, then exit; collect later with --resume <run-dir>',
+      })
       .option('dry-run', {
         type: 'boolean',
         default: false,
@@ -105,6 +119,8 @@ export const runCommand: CommandModule<object, RunArgs> = {
   handler: async (args) => {
     if (args.retryErrors && !args.resume)
       throw new InputError('usage', '--retry-errors: only with --resume <run-dir>');
+    if (args.detach && !args.batch && !args.resume)
+      throw new InputError('usage', '--detach: only with --batch (or --resume of a batch run)');
     const config = await loadConfig(args.config, {
       suite: listValues(args.suite),
       arm: listValues(args.arm),
@@ -120,7 +136,9 @@ export const runCommand: CommandModule<object, RunArgs> = {
       shard: args.shard,
       mode: args.mode,
       sourceToolBudget: args.sourceToolBudget,
+      batch: args.batch,
     });
+    if (config.batch) checkBatchable(config);
     if (args.dryRun) {
       // With --resume: what finishing that run would cost (its own plan, minus the journalled cells).
       const resume = args.resume ? openResume(args.resume, config) : undefined;
@@ -137,6 +155,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
         config,
         resumeDir: args.resume,
         retryErrors: args.retryErrors,
+        detach: args.detach,
         signal: controller.signal,
         reporters: args.quiet ? [] : [createProgressReporter()],
       });
@@ -145,6 +164,12 @@ export const runCommand: CommandModule<object, RunArgs> = {
           `resume: planned from ${outcome.dir}/config.json; the current config differs in ${outcome.resumeDiffers.join(', ')} (ignored for this run)\n`,
         );
       for (const note of outcome.notes ?? []) process.stderr.write(`${note}\n`);
+      if (outcome.batch?.detached) {
+        process.stdout.write(
+          `detached: ${outcome.batch.submitted} requests submitted this time; batches journalled in ${join(outcome.dir, 'batches.jsonl')}.\nCollect (and submit the next phase) with: handoff-eval run --resume ${outcome.dir}${args.detach ? ' [--detach]' : ''}\n`,
+        );
+        return;
+      }
       if (outcome.interrupted) {
         exitState.code = 130;
         return;

@@ -1,0 +1,57 @@
+import { closeSync, existsSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { readJsonl, repairJsonl } from '../runner/journal.ts';
+
+/**
+ * batches.jsonl in the run directory: every batch this run submitted. A `submitting` line (its
+ * provider, local id and every request's custom_id) is written and fsynced before the vendor is asked
+ * to create the batch, and a `created` line with the vendor's batch id right after. A resumed run reads
+ * it to poll those batches instead of submitting their requests again.
+ */
+export type BatchRecord =
+  | { kind: 'submitting'; provider: string; local: string; customIds: string[]; at: string }
+  | { kind: 'created'; provider: string; local: string; batchId: string; at: string };
+
+export interface SubmittedBatches {
+  /** custom_id → the vendor batch id of its latest submission, per provider. */
+  batchOf: Map<string, string>;
+  /** Local ids whose `created` line is missing (a kill during the create call): those requests are sent again. */
+  unconfirmed: { provider: string; local: string; requests: number }[];
+  /** How many local ids are in use (new ones continue the count). */
+  count: number;
+}
+
+export const batchJournalName = 'batches.jsonl';
+
+export function readBatchJournal(dir: string, provider: string): SubmittedBatches {
+  // A torn last line (a kill mid-write) is cut, so the next record starts on a line of its own.
+  repairJsonl(join(dir, batchJournalName));
+  const records = readJsonl<BatchRecord>(join(dir, batchJournalName));
+  const pending = new Map<string, string[]>();
+  const batchOf = new Map<string, string>();
+  let count = 0;
+  for (const r of records) {
+    if (r.provider !== provider) continue;
+    if (r.kind === 'submitting') {
+      pending.set(r.local, r.customIds);
+      count++;
+    } else {
+      for (const id of pending.get(r.local) ?? []) batchOf.set(id, r.batchId);
+      pending.delete(r.local);
+    }
+  }
+  const unconfirmed = [...pending].map(([local, ids]) => ({ provider, local, requests: ids.length }));
+  return { batchOf, unconfirmed, count };
+}
+
+/** One line, written and fsynced before returning (a batch record must survive a kill -9 right after). */
+export function appendBatchRecord(dir: string, record: BatchRecord): void {
+  const file = join(dir, batchJournalName);
+  const fd = openSync(file, existsSync(file) ? 'a' : 'wx');
+  try {
+    writeSync(fd, `${JSON.stringify(record)}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,73 @@
+import type { ModelRequest, ModelResponse } from '../types.ts';
+
+/** One request of a batch: its custom_id (the response-cache key of the call) and the vendor body. */
+export interface BatchEntry {
+  customId: string;
+  body: unknown;
+}
+
+/** A batch's state as the vendor reports it, with its per-request counts. */
+export interface BatchStatus {
+  id: string;
+  /** The vendor's word: Anthropic in_progress/canceling/ended; OpenAI validating/in_progress/finalizing/completed/failed/expired/cancelling/cancelled. */
+  state: string;
+  /** Processing is over: results (or output/error files) can be read. */
+  ended: boolean;
+  total: number;
+  succeeded: number;
+  failed: number;
+  /** Requests not finished yet. */
+  processing: number;
+}
+
+/** What one request of an ended batch came to. */
+export type BatchOutcome =
+  | { customId: string; ok: true; reply: unknown; requestId?: string }
+  | {
+      customId: string;
+      ok: false;
+      /** errored (the vendor refused or failed the request), expired (24 h window), canceled. */
+      kind: 'errored' | 'expired' | 'canceled';
+      reason: string;
+      status?: number;
+    };
+
+/**
+ * A vendor's batch protocol, through its official SDK: build a request body, create a batch, read its
+ * status, read its results, and map a succeeded reply back to a ModelResponse. Only backends know a
+ * vendor's batch wire format; the batching layer (batching-provider.ts) knows none.
+ */
+export interface BatchBackend {
+  provider: 'anthropic' | 'openai';
+  /** The vendor's documented size limits for one batch. */
+  limits: { maxRequests: number; maxBytes: number };
+  toBody(req: ModelRequest): unknown;
+  /** The bytes one entry adds to the batch (the JSONL line / the request object as sent). */
+  entryBytes(entry: BatchEntry): number;
+  create(entries: BatchEntry[]): Promise<string>;
+  retrieve(batchId: string): Promise<BatchStatus>;
+  results(batchId: string): Promise<BatchOutcome[]>;
+  fromReply(
+    reply: unknown,
+    req: ModelRequest,
+  ): Omit<ModelResponse, 'latencyMs' | 'cached' | 'retries' | 'costUsd'>;
+  close(): Promise<void>;
+}
+
+/** Vendor-documented limits (Anthropic Message Batches; OpenAI Batch API input file). */
+export const vendorLimits = {
+  anthropic: { maxRequests: 100_000, maxBytes: 256 * 1024 * 1024 },
+  openai: { maxRequests: 50_000, maxBytes: 200 * 1024 * 1024 },
+} as const;
+
+/** What a batch run can tune per provider (`providers.<name>.batch` in eval.config.ts). */
+export interface BatchSettings {
+  /** Between two status reads of a batch. @default 30000 */
+  pollMs?: number;
+  /** A phase is complete (submit the queue) when no call was queued for this long. @default 500 */
+  quietMs?: number;
+  /** At most this many requests per batch (never above the vendor's limit). */
+  maxRequests?: number;
+  /** At most this many bytes per batch (never above the vendor's limit). */
+  maxBytes?: number;
+}

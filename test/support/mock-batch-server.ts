@@ -1,0 +1,333 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  CachePrefixes,
+  anthropicReply,
+  checkAnthropic,
+  checkOpenAI,
+  defaultReply,
+  openaiReply,
+  replyId,
+  type Protocol,
+  type Responder,
+} from './mock-llm-wire.ts';
+
+/**
+ * A loopback server speaking both vendors' batch protocols to the real SDKs:
+ * - Anthropic Message Batches: POST /v1/messages/batches, GET /v1/messages/batches/:id (in_progress →
+ *   ended, request_counts), GET …/:id/results (JSONL of succeeded / errored / canceled / expired);
+ * - OpenAI Files + Batches: POST /v1/files (multipart JSONL upload), POST /v1/batches, GET
+ *   /v1/batches/:id (validating → in_progress → finalizing → completed, or expired / failed),
+ *   GET /v1/files/:id/content (the output and error files).
+ * Each request is answered as the interactive mock would answer it (same replies, same wire checks, a
+ * request-derived reply id); `outcome` scripts partial failures. Status moves with time: a batch ends
+ * `processMs` after its creation.
+ */
+export type Outcome = 'errored' | 'expired' | 'canceled' | undefined;
+
+export interface BatchMockOptions {
+  processMs?: number;
+  responder?: Responder;
+  /** Per request: undefined answers it; otherwise it fails that way. `batch` counts from 1 per server. */
+  outcome?: (ctx: { batch: number; customId: string; body: any; protocol: Protocol }) => Outcome;
+}
+
+export interface BatchMockStats {
+  batches: number;
+  /** Every custom_id submitted, in order (duplicates are resubmissions). */
+  submitted: string[];
+  polls: number;
+  resultReads: number;
+  uploads: number;
+}
+
+interface MockBatch {
+  id: string;
+  n: number;
+  protocol: Protocol;
+  createdAt: number;
+  lines: { customId: string; body: any }[];
+  results?: { customId: string; outcome: Outcome; reply?: unknown; problem?: string }[];
+}
+
+export interface BatchMock {
+  url: string;
+  anthropicBaseURL: string;
+  openaiBaseURL: string;
+  stats: BatchMockStats;
+  options: BatchMockOptions;
+  batches: Map<string, MockBatch>;
+  close(): Promise<void>;
+}
+
+export async function startBatchMock(options: BatchMockOptions = {}): Promise<BatchMock> {
+  const stats: BatchMockStats = { batches: 0, submitted: [], polls: 0, resultReads: 0, uploads: 0 };
+  const batches = new Map<string, MockBatch>();
+  const files = new Map<string, string>();
+  const prefixes = new CachePrefixes();
+  let url = '';
+  const ended = (b: MockBatch) => Date.now() - b.createdAt >= (options.processMs ?? 100);
+  /** Answers a batch's requests once, when it ends (as the vendor does, whenever it processes them). */
+  const settle = (b: MockBatch) =>
+    (b.results ??= b.lines.map(({ customId, body }) => {
+      const outcome = options.outcome?.({ batch: b.n, customId, body, protocol: b.protocol });
+      if (outcome) return { customId, outcome };
+      const problem = b.protocol === 'anthropic' ? checkAnthropic(body) : checkOpenAI(body);
+      if (problem) return { customId, outcome: 'errored' as const, problem };
+      const reply = options.responder?.(body, b.protocol) ?? defaultReply(body, b.protocol);
+      const id = replyId(body);
+      return {
+        customId,
+        outcome: undefined,
+        reply:
+          b.protocol === 'anthropic'
+            ? anthropicReply(body, reply, id, prefixes.anthropic(body))
+            : openaiReply(body, reply, id),
+      };
+    }));
+  const create = (protocol: Protocol, lines: MockBatch['lines']): MockBatch => {
+    const n = ++stats.batches;
+    const b: MockBatch = {
+      id: protocol === 'anthropic' ? `msgbatch_mock${n}` : `batch_mock${n}`,
+      n,
+      protocol,
+      createdAt: Date.now(),
+      lines,
+    };
+    for (const l of lines) stats.submitted.push(l.customId);
+    batches.set(b.id, b);
+    return b;
+  };
+  const route = (req: http.IncomingMessage, raw: Buffer, res: http.ServerResponse) => {
+    const path = (req.url ?? '').split('?')[0]!;
+    let m: RegExpMatchArray | null;
+    if (req.method === 'POST' && path === '/v1/messages/batches') {
+      const body = JSON.parse(raw.toString('utf8'));
+      const lines = body.requests.map((r: any) => ({ customId: r.custom_id, body: r.params }));
+      return json(res, 200, anthropicBatch(create('anthropic', lines), url, ended, settle));
+    }
+    if ((m = path.match(/^\/v1\/messages\/batches\/([^/]+)(\/results)?$/)) && req.method === 'GET') {
+      const b = batches.get(m[1]!);
+      if (!b)
+        return json(res, 404, { type: 'error', error: { type: 'not_found_error', message: 'no batch' } });
+      if (!m[2]) {
+        stats.polls++;
+        return json(res, 200, anthropicBatch(b, url, ended, settle));
+      }
+      if (!ended(b)) return json(res, 400, { type: 'error', error: { message: 'not ended' } });
+      stats.resultReads++;
+      return jsonl(
+        res,
+        settle(b).map((r) => anthropicResultLine(r)),
+      );
+    }
+    if (req.method === 'POST' && path === '/v1/files') {
+      stats.uploads++;
+      const id = `file-in${files.size + 1}`;
+      files.set(id, multipartFile(req, raw));
+      return json(res, 200, {
+        id,
+        object: 'file',
+        bytes: raw.length,
+        created_at: 0,
+        filename: 'batch.jsonl',
+        purpose: 'batch',
+        status: 'processed',
+      });
+    }
+    if (req.method === 'POST' && path === '/v1/batches') {
+      const body = JSON.parse(raw.toString('utf8'));
+      const text = files.get(body.input_file_id);
+      if (text === undefined)
+        return json(res, 400, { error: { message: 'no such input file', type: 'invalid_request_error' } });
+      const lines = text
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+        .map((l) => ({ customId: l.custom_id, body: l.body }));
+      return json(
+        res,
+        200,
+        openaiBatch(create('openai', lines), files, ended, settle, options.processMs ?? 100),
+      );
+    }
+    if ((m = path.match(/^\/v1\/batches\/([^/]+)$/)) && req.method === 'GET') {
+      const b = batches.get(m[1]!);
+      if (!b) return json(res, 404, { error: { message: 'no batch', type: 'invalid_request_error' } });
+      stats.polls++;
+      return json(res, 200, openaiBatch(b, files, ended, settle, options.processMs ?? 100));
+    }
+    if ((m = path.match(/^\/v1\/files\/([^/]+)\/content$/)) && req.method === 'GET') {
+      const text = files.get(m[1]!);
+      if (text === undefined) return json(res, 404, { error: { message: 'no file' } });
+      stats.resultReads++;
+      res.writeHead(200, {
+        'content-type': 'application/octet-stream',
+        'content-length': Buffer.byteLength(text),
+      });
+      return res.end(text);
+    }
+    json(res, 404, { error: { message: `no route ${req.method} ${path}` } });
+  };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => route(req, Buffer.concat(chunks), res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    anthropicBaseURL: url,
+    openaiBaseURL: `${url}/v1`,
+    stats,
+    options,
+    batches,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+type Settle = (b: MockBatch) => NonNullable<MockBatch['results']>;
+
+function anthropicBatch(b: MockBatch, url: string, ended: (b: MockBatch) => boolean, settle: Settle) {
+  const done = ended(b);
+  const counts = { processing: done ? 0 : b.lines.length, succeeded: 0, errored: 0, canceled: 0, expired: 0 };
+  if (done) for (const r of settle(b)) counts[r.outcome ?? 'succeeded']++;
+  return {
+    id: b.id,
+    type: 'message_batch',
+    processing_status: done ? 'ended' : 'in_progress',
+    request_counts: counts,
+    created_at: new Date(b.createdAt).toISOString(),
+    expires_at: new Date(b.createdAt + 86_400_000).toISOString(),
+    ended_at: done ? new Date().toISOString() : null,
+    archived_at: null,
+    cancel_initiated_at: null,
+    results_url: done ? `${url}/v1/messages/batches/${b.id}/results` : null,
+  };
+}
+
+function anthropicResultLine(r: NonNullable<MockBatch['results']>[number]): unknown {
+  if (!r.outcome) return { custom_id: r.customId, result: { type: 'succeeded', message: r.reply } };
+  if (r.outcome === 'errored')
+    return {
+      custom_id: r.customId,
+      result: {
+        type: 'errored',
+        error: {
+          type: 'error',
+          error: { type: 'invalid_request_error', message: r.problem ?? 'injected error' },
+        },
+      },
+    };
+  return { custom_id: r.customId, result: { type: r.outcome } };
+}
+
+function openaiBatch(
+  b: MockBatch,
+  files: Map<string, string>,
+  ended: (b: MockBatch) => boolean,
+  settle: Settle,
+  processMs: number,
+) {
+  const age = Date.now() - b.createdAt;
+  const done = ended(b);
+  const base = {
+    id: b.id,
+    object: 'batch',
+    endpoint: '/v1/chat/completions',
+    completion_window: '24h',
+    input_file_id: 'file-in',
+    created_at: Math.floor(b.createdAt / 1000),
+  };
+  if (!done) {
+    const status =
+      age < 0.2 * processMs ? 'validating' : age < 0.8 * processMs ? 'in_progress' : 'finalizing';
+    return { ...base, status, request_counts: { total: b.lines.length, completed: 0, failed: 0 } };
+  }
+  const results = settle(b);
+  const out = results.filter((r) => !r.outcome);
+  const bad = results.filter((r) => r.outcome);
+  const outId = `file-out-${b.id}`;
+  const errId = `file-err-${b.id}`;
+  files.set(
+    outId,
+    out
+      .map((r, i) =>
+        JSON.stringify({
+          id: `batch_req_${i}`,
+          custom_id: r.customId,
+          response: { status_code: 200, request_id: `req_${i}`, body: r.reply },
+          error: null,
+        }),
+      )
+      .join('\n') + '\n',
+  );
+  if (bad.length)
+    files.set(errId, bad.map((r, i) => JSON.stringify(openaiErrorLine(r, i))).join('\n') + '\n');
+  const expired = bad.some((r) => r.outcome === 'expired');
+  const cancelled = bad.some((r) => r.outcome === 'canceled');
+  return {
+    ...base,
+    status: expired ? 'expired' : cancelled ? 'cancelled' : 'completed',
+    output_file_id: out.length ? outId : null,
+    error_file_id: bad.length ? errId : null,
+    request_counts: { total: results.length, completed: out.length, failed: bad.length },
+  };
+}
+
+function openaiErrorLine(r: NonNullable<MockBatch['results']>[number], i: number): unknown {
+  if (r.outcome === 'errored')
+    return {
+      id: `batch_req_e${i}`,
+      custom_id: r.customId,
+      response: {
+        status_code: 400,
+        request_id: `req_e${i}`,
+        body: {
+          error: { message: r.problem ?? 'injected error', type: 'invalid_request_error', code: null },
+        },
+      },
+      error: null,
+    };
+  const code = r.outcome === 'expired' ? 'batch_expired' : 'batch_cancelled';
+  const message =
+    r.outcome === 'expired'
+      ? 'This request could not be executed before the completion window expired.'
+      : 'This request was cancelled.';
+  return { id: `batch_req_e${i}`, custom_id: r.customId, response: null, error: { code, message } };
+}
+
+/** The uploaded file of a multipart/form-data body (the SDK's files.create). */
+function multipartFile(req: http.IncomingMessage, raw: Buffer): string {
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(req.headers['content-type'] ?? '');
+  const b = boundary?.[1] ?? boundary?.[2];
+  if (!b) return '';
+  for (const part of raw.toString('utf8').split(`--${b}`)) {
+    if (!/name="file"/.test(part)) continue;
+    const start = part.indexOf('\r\n\r\n');
+    return part.slice(start + 4).replace(/\r\n$/, '');
+  }
+  return '';
+}
+
+function json(res: http.ServerResponse, status: number, payload: unknown): void {
+  const text = JSON.stringify(payload);
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    'request-id': 'req_batchmock',
+    'x-request-id': 'req_batchmock',
+  });
+  res.end(text);
+}
+
+function jsonl(res: http.ServerResponse, lines: unknown[]): void {
+  const text = lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+  res.writeHead(200, { 'content-type': 'application/binary', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
