@@ -52,6 +52,10 @@ export const invariantNames: readonly InvariantName[] = [
   'retention',
 ];
 
+/**
+ * What checkStrategy runs over: params and their variants, the inputs (real transcripts, suite case dirs,
+ * generated sessions), the seed and the budgets.
+ */
 export interface CheckOptions {
   /** The strategy's params (typed, or strings as on the CLI). @default its defaults, then each other enum/boolean value one at a time */
   params?: Record<string, unknown>;
@@ -87,6 +91,10 @@ export interface CheckFailure {
   detail: string;
 }
 
+/**
+ * What checkStrategy found: the variants and inputs checked, the count per invariant, and every failure with
+ * its input and offending message.
+ */
 export interface CheckReport {
   strategy: string;
   /** Each params variant run. */
