@@ -63,6 +63,9 @@ function packCheckout(): string {
   expect(listed.status).toBe(0);
   for (const f of listed.stdout.split('\0').filter(Boolean)) {
     if (!existsSync(join(repoRoot, f))) continue; // deleted in the working tree
+    // A node_modules that is a symlink (a git worktree's) is not matched by `node_modules/` in
+    // .gitignore, so git lists it; it is linked below like any other.
+    if (f === 'node_modules' || f.startsWith('node_modules/')) continue;
     mkdirSync(dirname(join(copy, f)), { recursive: true });
     cpSync(join(repoRoot, f), join(copy, f));
   }
