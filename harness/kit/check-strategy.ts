@@ -18,8 +18,8 @@ export const shippedCases = join(packageRoot, 'cases');
  *   outcome a run records as an error row, counted apart; any other exception is a failure);
  * - `pairing`: no tool call split from its result, no result without its call;
  * - `markers`: every recorded marker is where the receiver sees it, and a number in it is the amount cut;
- * - `cuts-marked` (unless the strategy declares `marksCuts: false`): a source tool result shown only in
- *   part is followed, in the same message, by a recorded marker;
+ * - `cuts-marked` (unless the strategy declares `marksCuts: false`): a source tool result or assistant
+ *   message shown only in part is followed, in the same message, by a recorded marker;
  * - `stats`: every HandoffStats field matches the payload, the messages and the model calls made;
  * - `same-inputs`: the same inputs (case, params, budget, rep, seed) give the same handoff;
  * - `deterministic` (strategies declaring `deterministic: true`): no model call, the same handoff at every rep;
