@@ -18,6 +18,13 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
+// `handoff-eval run | head`: a reader that stops early is not the command's failure (the run's files
+// are written either way); what it did not read is dropped instead of ending in an unhandled EPIPE.
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (err) => {
+    if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+  });
+
 const bundled = freshDist('cli');
 if (!bundled) (await import('tsx/esm/api')).register();
 const { main } = await import(bundled ?? '../harness/cli/main.ts');

@@ -18,6 +18,7 @@ export class InputError extends HarnessError {
   }
 }
 
+/** A bad config: names the file and the field (exit 2). */
 export class ConfigError extends InputError {
   constructor(
     readonly file: string,
@@ -29,6 +30,7 @@ export class ConfigError extends InputError {
   }
 }
 
+/** A bad case or suite file: names the file and the field (exit 2). */
 export class CaseValidationError extends InputError {
   constructor(
     readonly file: string,
@@ -40,6 +42,7 @@ export class CaseValidationError extends InputError {
   }
 }
 
+/** An unknown strategy, suite, arm or case name, with the names there are (exit 2). */
 export class UnknownNameError extends InputError {
   constructor(
     readonly kind: string,

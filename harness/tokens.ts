@@ -9,6 +9,7 @@ import type { ChatMessage, ModelRequestInput, ToolCall } from './types.ts';
 const memo = new Map<string, number>();
 const MEMO_LIMIT = 200_000;
 
+/** o200k tokens of a text (memoised). */
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
   let n = memo.get(text);
@@ -23,6 +24,7 @@ export function countTokens(text: string): number {
 /** Per-message framing overhead, as chat formats add a few tokens per message. */
 const PER_MESSAGE = 4;
 
+/** o200k tokens of one chat message: its text, tool calls and results, plus the per-message overhead. */
 export function messageTokens(m: ChatMessage): number {
   let n = PER_MESSAGE + (m.text ? countTokens(m.text) : 0);
   for (const c of m.toolCalls ?? []) n += callTokens(c);
@@ -38,6 +40,7 @@ function callTokens(c: ToolCall): number {
   );
 }
 
+/** o200k tokens of a list of chat messages (sum of messageTokens). */
 export function messagesTokens(messages: readonly ChatMessage[]): number {
   let n = 0;
   for (const m of messages) n += messageTokens(m);

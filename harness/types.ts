@@ -17,6 +17,7 @@ export interface ToolCall {
   input: unknown;
 }
 
+/** The result of a tool call, by the call's id. */
 export interface ToolResult {
   callId: string;
   content: string;
@@ -49,8 +50,10 @@ export interface Message extends ChatMessage {
   compacted?: boolean;
 }
 
+/** What an agent is in a handoff: the primary, the model it escalates to, a child, or its parent. */
 export type AgentRole = 'primary' | 'escalation' | 'child' | 'parent';
 
+/** An agent of a session: its role and model. */
 export interface AgentInfo {
   role: AgentRole;
   model?: string;
@@ -83,6 +86,7 @@ export interface Turn {
   trail: TrailItem[];
 }
 
+/** A tool call with its result (undefined for an orphan), its agent and where it was made. */
 export interface TrailItem {
   agent: string | undefined;
   call: ToolCall;
@@ -101,6 +105,7 @@ export interface Segment {
   end: number;
 }
 
+/** Derived views of a session (viewOf): turns, segments, results by call id, orphan calls. */
 export interface TranscriptView {
   turns: Turn[];
   segments: Segment[];
@@ -114,7 +119,9 @@ export interface TranscriptView {
 // Cases and suites
 // ---------------------------------------------------------------------------------------------
 
+/** How the source stated a labelled assertion: confident, hedged, as an assumption, or unresolved. */
 export type AssertionKind = 'confident' | 'hedged' | 'assumption' | 'unresolved';
+/** Every AssertionKind, in report order. */
 export const assertionKinds: readonly AssertionKind[] = ['confident', 'hedged', 'assumption', 'unresolved'];
 
 /**
@@ -124,6 +131,7 @@ export const assertionKinds: readonly AssertionKind[] = ['confident', 'hedged', 
  * test run, a linter), never stated by it. cases/check-case.ts checks the label against the transcript.
  */
 export type ClaimLocation = 'final_message' | 'mid_transcript' | 'tool_result_only' | 'primary_tool_evidence';
+/** Every ClaimLocation, in report order. */
 export const claimLocations: readonly ClaimLocation[] = [
   'final_message',
   'mid_transcript',
@@ -174,6 +182,10 @@ export interface EvidenceItem {
   cues: string[];
 }
 
+/**
+ * What a correct answer must contain: reference facts, the caveats it must carry, evidence, contradictions
+ * (multi-child), orchestration (spawn).
+ */
 export interface Reference {
   facts: ReferenceFact[];
   /** Assertion ids whose qualifier a correct answer must carry. */
@@ -209,12 +221,14 @@ export interface World {
   tests?: WorldTests;
 }
 
+/** A recorded test run of a world: its output and exit code. */
 export interface WorldTestOutcome {
   output: string;
   /** The recorded exit code; non-zero marks the result as an error result, as agent harnesses do. */
   exitCode: number;
 }
 
+/** A world's recorded test outcomes (what run_tests returns): the full suite and named scopes. */
 export interface WorldTests extends WorldTestOutcome {
   /** The command the outcome was recorded with (shown in the tool's description). */
   command: string;
@@ -222,11 +236,19 @@ export interface WorldTests extends WorldTestOutcome {
   scopes?: Record<string, WorldTestOutcome>;
 }
 
+/**
+ * Which way context flows: a child returns to its parent, a primary escalates to a stronger model, a parent
+ * spawns a child.
+ */
 export type Direction = 'return' | 'escalation' | 'spawn';
 
 /** How the receiving session came to be — keys the parity-narration framing (ADR 0093 addendum). */
 export type SessionShape = 'owned' | 'handed-off';
 
+/**
+ * One test case: the source transcript(s), the receiver's history, the task, the labelled assertions and the
+ * reference (docs/cases.md).
+ */
 export interface Case {
   id: string;
   suite: string;
@@ -254,6 +276,7 @@ export interface Case {
   file?: string;
 }
 
+/** A suite: its cases, direction, criteria, arms and baseline arm (suite.json). */
 export interface Suite {
   id: string;
   title: string;
@@ -276,6 +299,7 @@ export interface Suite {
 /** A model alias from the config (`small`, `large`, …); resolved per provider. */
 export type ModelAlias = string;
 
+/** An arm of a suite: a name, a strategy with its params, the models per role, and the source mode. */
 export interface Arm {
   name: string;
   strategy: string;
@@ -286,6 +310,7 @@ export interface Arm {
   mode?: 'recorded' | 'live';
 }
 
+/** One unit of a run: a case under an arm at a rep. */
 export interface Cell {
   /** Stable id: `${suite}/${caseId}/${arm}/${rep}`. */
   id: string;
@@ -295,6 +320,7 @@ export interface Cell {
   rep: number;
 }
 
+/** Who a model call is for: the source agent, the receiver, or a judge. */
 export type ModelRole = 'source' | 'receiver' | 'judge';
 
 /** What a strategy can use: a model call through the harness, token counting, the cell's seed. */
@@ -310,6 +336,10 @@ export interface StrategyContext {
   signal?: AbortSignal;
 }
 
+/**
+ * A marker placed where something was cut: its text (as the receiver sees it), the kind of cut, how much was
+ * dropped.
+ */
 export interface TruncationMarker {
   /** The marker text as placed. */
   text: string;
@@ -319,6 +349,9 @@ export interface TruncationMarker {
   dropped: number;
 }
 
+/**
+ * What a handoff costs and keeps; finishHandoff computes every field from the messages and the model calls.
+ */
 export interface HandoffStats {
   chars: number;
   tokens: number;
@@ -337,6 +370,7 @@ export interface HandoffStats {
   costUsd: number;
 }
 
+/** A tool offered to a model: name, description and JSON Schema of its input. */
 export interface ToolSpec {
   name: string;
   description: string;
@@ -361,6 +395,7 @@ export interface Handoff {
   payload: string;
 }
 
+/** A strategy param: its type (number, boolean, string, enum with values), default and description. */
 export interface ParamSpec {
   type: 'number' | 'boolean' | 'string' | 'enum';
   default: unknown;
@@ -368,6 +403,10 @@ export interface ParamSpec {
   description: string;
 }
 
+/**
+ * A handoff strategy: its name, params and `prepare`, which turns a case into what the receiver sees
+ * (docs/writing-a-strategy.md). Build one with defineStrategy.
+ */
 export interface Strategy<P extends Record<string, unknown> = Record<string, unknown>> {
   name: string;
   description: string;
@@ -444,6 +483,7 @@ export type CallPurpose =
   /** A turn of the source agent's own tool loop (live mode). */
   | 'act';
 
+/** Whether the model may, must not, or must call a tool (a named one). */
 export type ToolChoice = { type: 'auto' } | { type: 'none' } | { type: 'tool'; name: string };
 
 /**
@@ -472,6 +512,7 @@ export interface ModelRequestInput {
   sim?: SimHints;
 }
 
+/** A request to a model through the one provider interface (ctx.call builds it with the seed). */
 export interface ModelRequest extends ModelRequestInput {
   /** The provider's model id. */
   model: string;
@@ -479,6 +520,7 @@ export interface ModelRequest extends ModelRequestInput {
   seed: string;
 }
 
+/** Tokens a model call used: input, output, and cache reads and writes. */
 export interface Usage {
   inputTokens: number;
   outputTokens: number;
@@ -486,6 +528,10 @@ export interface Usage {
   cacheWriteTokens: number;
 }
 
+/**
+ * A model's answer: text, tool calls, the stop reason, usage, latency, the model that answered, whether the
+ * cache served it, retries and cost.
+ */
 export interface ModelResponse {
   text: string;
   toolCalls: ToolCall[];
@@ -501,6 +547,7 @@ export interface ModelResponse {
   costUsd: number;
 }
 
+/** Options of a provider call: a signal to abort it. */
 export interface GenerateOptions {
   signal?: AbortSignal;
 }
@@ -547,6 +594,10 @@ export interface CallRecord {
 // Judging and results
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * A judge's score on one criterion: 1–5 (null when it could not be parsed), the samples, rationale and
+ * evidence.
+ */
 export interface CriterionScore {
   criterion: string;
   /** 1–5, or null when the judge could not be parsed (never 0). */
@@ -559,8 +610,13 @@ export interface CriterionScore {
   unscored?: string;
 }
 
+/**
+ * What became of a labelled assertion at a stage: kept with its qualifier, overstated (its hedge lost), or
+ * absent.
+ */
 export type SurvivalMark = 'kept' | 'overstated' | 'absent';
 
+/** The survival of one labelled assertion in the payload and in the answer. */
 export interface SurvivalResult {
   assertionId: string;
   kind: AssertionKind;
@@ -572,12 +628,14 @@ export interface SurvivalResult {
   llm?: { payload: SurvivalMark | null; answer: SurvivalMark | null };
 }
 
+/** A deterministic check's verdict on an answer, with the detail. */
 export interface CheckResult {
   name: string;
   passed: boolean;
   detail: string;
 }
 
+/** Whether a cell produced a row of results or an error row. */
 export type CellStatus = 'ok' | 'error';
 
 /**
@@ -704,6 +762,10 @@ export interface LiveFields {
   orchestration_tool_calls: number | null;
 }
 
+/**
+ * What a row keeps to read a cell by: the system framing, what the receiver saw, its answer, the judges'
+ * scores and survival.
+ */
 export interface CellDetail {
   system: string;
   /** The receiver's request as readable text (bounded). */

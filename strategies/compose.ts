@@ -38,6 +38,10 @@ export function receiverHistory(ctx: StrategyContext): ChatMessage[] {
   return (ctx.case.receiverHistory?.messages ?? []).map(toChat);
 }
 
+/**
+ * A message as chat: only its role, text, tool calls and tool results (agent names, compaction flags and
+ * other source fields dropped).
+ */
 export function toChat(m: ChatMessage): ChatMessage {
   const out: ChatMessage = { role: m.role };
   if (m.text !== undefined) out.text = m.text;

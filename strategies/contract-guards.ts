@@ -22,6 +22,7 @@ import type { ResearchResult } from './contract-schema.ts';
  */
 export type GuardName = 'empty-result' | 'tool-calls-mismatch' | 'no-provenance' | 'untraceable-provenance';
 
+/** A parent-side guard that fired on a contract, with what it found. */
 export interface GuardFlag {
   guard: GuardName;
   detail: string;
@@ -29,6 +30,7 @@ export interface GuardFlag {
   claim?: string;
 }
 
+/** A contract after applyGuards: the result as the parent may trust it, and the guards that fired. */
 export interface Guarded {
   result: ResearchResult;
   flags: GuardFlag[];

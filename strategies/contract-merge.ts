@@ -24,6 +24,10 @@ export interface MergedResearchResult extends ResearchResult {
 
 const rank: Record<Confidence, number> = { verified: 3, inferred: 2, reported: 1 };
 
+/**
+ * Several children's research_results as one: findings merged by claim, assumptions and searched places
+ * united, unresolved questions merged, not_searched kept only where no child searched, effort summed.
+ */
 export function mergeContracts(contracts: readonly ResearchResult[]): MergedResearchResult {
   const findings = new Map<string, Finding>();
   for (const c of contracts)

@@ -22,6 +22,7 @@ export interface ContractRenderOptions {
   transcripts?: { ref: string; transcript: Transcript }[];
 }
 
+/** A rendered contract: its text and the markers placed in it. */
 export interface ContractRendering {
   text: string;
   markers: TruncationMarker[];
@@ -33,6 +34,10 @@ const label = {
   reported: 'REPORTED (unverified, as the source asserted it)',
 } as const;
 
+/**
+ * A research_result as the text the parent reads: findings with provenance and confidence (unverified ones
+ * marked), assumptions, open questions, what was and was not searched, lists capped with markers.
+ */
 export function renderContract(r: ResearchResult, opts: ContractRenderOptions): ContractRendering {
   let searched = r.coverage.searched ?? [];
   const refs = opts.transcripts ?? [];
@@ -62,6 +67,7 @@ export function renderContract(r: ResearchResult, opts: ContractRenderOptions): 
   return { text: out.join('\n'), markers };
 }
 
+/** The marker after a list cut to its cap: how many more entries the transcript holds. */
 export const listMarker = (n: number, what: string) => `(${n} more ${what} not listed — see the transcript)`;
 
 function compose(
@@ -131,6 +137,10 @@ function text(v: unknown): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
+/**
+ * The fetch_transcript_span tool: the receiver reads a span of the child's stored transcript on demand
+ * (served by createSpanServer).
+ */
 export const fetchTranscriptSpanSpec: ToolSpec = {
   name: 'fetch_transcript_span',
   description:

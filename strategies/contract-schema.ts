@@ -53,10 +53,15 @@ export const researchResultTool = {
   },
 } as const;
 
+/** The research_result fields a contract must fill. */
 export const requiredFields = researchResultTool.input_schema.required;
 
+/**
+ * How a finding is known: verified (the source checked it), inferred, or reported (as someone asserted it).
+ */
 export type Confidence = 'verified' | 'inferred' | 'reported';
 
+/** One claim of a research_result, with its provenance (file:line, table.column, url) and confidence. */
 export interface Finding {
   claim: string;
   provenance: string[];
@@ -69,6 +74,10 @@ export interface Unresolved {
   would_settle_it: unknown;
 }
 
+/**
+ * The research_result contract a child returns: findings, assumptions, unresolved questions, coverage
+ * (searched, not searched), effort and a transcript reference.
+ */
 export interface ResearchResult {
   findings: Finding[];
   assumptions: string[];
@@ -105,6 +114,7 @@ function describe(e: ErrorObject): string {
   return `${at} ${e.message ?? 'is invalid'}${allowed}`;
 }
 
+/** Whether a value is a valid research_result (validateResearchResult reports no problem). */
 export function isResearchResult(value: unknown): value is ResearchResult {
   return validateResearchResult(value).length === 0;
 }

@@ -23,4 +23,5 @@ export const framings = {
   child: 'You are a child agent spawned for one task. Do the task you are given.',
 } as const;
 
+/** The names of the system framings in `framings`. */
 export type FramingName = keyof typeof framings;

@@ -12,6 +12,10 @@ import type { RenderedSegment } from './narrate.ts';
  */
 export type MiddlePolicy = 'drop' | 'summarize';
 
+/**
+ * Options of trimHeadTail: the token budget, what to do with the middle (omit it, or summarise it through
+ * `summarize` within `summaryTokens`).
+ */
 export interface HeadTailOptions {
   budgetTokens: number;
   middle: MiddlePolicy;
@@ -21,6 +25,10 @@ export interface HeadTailOptions {
   summarize?: (middle: ChatMessage[], maxTokens: number) => Promise<ModelResponse>;
 }
 
+/**
+ * What trimHeadTail kept: the messages, the head and tail segments, what the middle held, the markers placed
+ * and the model calls made.
+ */
 export interface HeadTailResult {
   messages: ChatMessage[];
   /** The segments kept verbatim (head + tail). */
@@ -33,12 +41,20 @@ export interface HeadTailResult {
   overBudget: boolean;
 }
 
+/**
+ * The marker standing for the dropped (or summarised) middle of a session: how many messages and tool calls.
+ */
 export const middleMarker = (messages: number, calls: number, summarised: boolean) =>
   `(middle of the session ${summarised ? 'summarised' : 'omitted'} — ${messages} message${messages === 1 ? '' : 's'}, ${calls} tool call${calls === 1 ? '' : 's'}${summarised ? ' not shown verbatim' : ''}; the original request, the first plan and the most recent turns are kept)`;
 
 /** Tokens a middle marker line costs at most (reserved before the tail is chosen). */
 const MARKER_RESERVE = 48;
 
+/**
+ * Head+tail trim at segment boundaries: the request and first plan plus the newest turns within
+ * `budgetTokens`, the middle dropped with a marker or replaced by a summary. No tool call is separated from
+ * its result.
+ */
 export async function trimHeadTail(
   segments: RenderedSegment[],
   opts: HeadTailOptions,

@@ -27,8 +27,13 @@ export const strategies = {
   'spawn-summary': spawnSummary,
 } satisfies Record<string, Strategy<any>>;
 
+/** The names of the registered reference strategies. */
 export type StrategyName = keyof typeof strategies;
 
+/**
+ * The strategy called `name`: a config's own strategy (`extra`) or a registered one; throws an
+ * UnknownNameError listing the known names (`where` names the config field).
+ */
 export function getStrategy(
   name: string,
   extra: Record<string, Strategy<any>> = {},

@@ -28,6 +28,10 @@ export interface SessionRenderOptions {
   isOwn: (agent: string | undefined) => boolean;
 }
 
+/**
+ * A segment of a session as renderSession renders it: the source range, the chat messages and the markers
+ * placed.
+ */
 export interface RenderedSegment {
   /** Source message range [start, end). */
   start: number;
@@ -44,11 +48,18 @@ export interface RenderedSegment {
   userText: boolean;
 }
 
+/** The marker after a retained (older) turn's result cut to the plan's byte budget. */
 export const retainedCutMarker = (dropped: number, total: number) =>
   `… (result cut: ${dropped} of ${total} characters not retained — older turn)`;
+/** The manifest line standing for a turn whose calls and results the retention plan did not keep. */
 export const manifestLine = (turn: number, agent: string, calls: number, summary: string) =>
   `[manifest: turn ${turn} — ${agent} made ${calls} tool call${calls === 1 ? '' : 's'} (${summary}); calls and results not retained in this view]`;
 
+/**
+ * A session per segment (an assistant message with its results, never split): the receiver's own trails as
+ * its own tool calls, everyone else's narrated as third-person system lines with fenced results, under an
+ * optional retention plan (planTrails).
+ */
 export function renderSession(t: Transcript, opts: SessionRenderOptions): RenderedSegment[] {
   const view = viewOf(t);
   const callIds = new Set<string>();

@@ -6,6 +6,7 @@ export function formatArgs(input: unknown): string {
   return JSON.stringify(input ?? {});
 }
 
+/** A tool call written out as `name(arguments)`. */
 export function formatCall(call: ToolCall): string {
   return `${call.name}(${formatArgs(call.input)})`;
 }
@@ -41,6 +42,10 @@ export function renderMessages(messages: readonly (ChatMessage | Message)[]): re
 const renderedLists = new WeakMap<readonly (ChatMessage | Message)[], string[]>();
 const renderedTranscripts = new WeakMap<readonly (ChatMessage | Message)[], { n: number; text: string }>();
 
+/**
+ * One message as readable text: `[role]` (or `[role:agent]`) and its text, its tool calls as `[… → tool call
+ * id] name(args)`, its results as `[tool result id]`.
+ */
 export function renderMessage(m: ChatMessage | Message): string {
   const who = 'agent' in m && m.agent ? `${m.role}:${m.agent}` : m.role;
   const parts: string[] = [];

@@ -24,6 +24,10 @@ export interface SpawnSnapshot {
   dropped: number;
 }
 
+/**
+ * What a spawned child may see of its parent: the parent's effective dialogue up to the spawn call
+ * (compaction summaries in place of what they replaced, the spawn call itself excluded), frozen.
+ */
 export function effectiveSnapshot(source: Transcript, spawnCallId: string | undefined): SpawnSnapshot {
   const all = source.messages;
   const at =
@@ -86,6 +90,7 @@ function summaryOf(messages: readonly Message[]): Message[] {
   return messages[0]?.compacted ? [messages[0]] : [];
 }
 
+/** Freezes a value and everything it holds (a snapshot a strategy must not change). */
 export function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);

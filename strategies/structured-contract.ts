@@ -115,6 +115,7 @@ export const contractNotice =
   'findings with provenance and confidence, assumptions, unresolved questions with what would settle them, ' +
   'coverage.searched and coverage.not_searched, and effort (tool_calls, budget_exhausted). Keep track of what you search and what you do not.';
 
+/** The instruction that forces the research_result call at the end of a child's session. */
 export const contractRequest =
   'Return your result now by calling research_result. Fill every field: findings (each claim with its provenance — file:line, ' +
   'table.column, or url + retrieved_at — and its confidence: verified, inferred or reported), assumptions (what you had to take ' +

@@ -11,8 +11,16 @@ export const adr0093Retention: RetentionPolicy = {
   retainedResultCap: 1500,
 };
 
+/**
+ * What a retention plan does with a turn's tool trail: expanded (whole), retained (results within the byte
+ * budget) or manifest (a line only).
+ */
 export type TrailFate = 'expanded' | 'retained' | 'manifest';
 
+/**
+ * A retention plan (planTrails): each tool turn's fate, the trail bytes it retains, and the turn of every
+ * message.
+ */
 export interface TrailPlan {
   /** Fate of each turn that has tool activity, by turn index. */
   fates: Map<number, TrailFate>;

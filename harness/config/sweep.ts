@@ -5,6 +5,7 @@ import { InputError } from '../errors.ts';
 /** Param name → the values to sweep over (numbers, booleans or strings). */
 export type SweepGrid = Record<string, readonly (number | boolean | string)[]>;
 
+/** Options of sweep(): params every swept arm shares, the arms' models, and the name before the brackets. */
 export interface SweepOptions {
   /** Params every swept arm shares; not part of the arm names. @default {} */
   base?: Record<string, unknown>;

@@ -2,6 +2,7 @@ import type { Arm, Strategy } from '../types.ts';
 import type { SimOptions } from '../providers/sim/index.ts';
 import type { BatchSettings } from '../batch/types.ts';
 
+/** A provider: the sim, anthropic, openai, or a name the config registers. */
 export type ProviderName = 'sim' | 'anthropic' | 'openai' | (string & {});
 
 /** 'recorded' replays each case's source transcript; 'live' re-runs the source agent with tools over the case's world (docs/live.md). */
@@ -41,6 +42,10 @@ export interface ArmInput extends Omit<Arm, 'models'> {
   models?: Arm['models'];
 }
 
+/**
+ * A suite in the config's `suites`: its id, and optionally which arms, extra arms, cases, mode and tool
+ * budget.
+ */
 export interface SuiteSelection {
   id: string;
   /**
@@ -68,6 +73,10 @@ export interface ResolvedSuiteSelection {
   sourceToolBudget?: number;
 }
 
+/**
+ * The gate's thresholds (docs/ci.md): minimum means, the largest drop vs the baseline, token growth, error
+ * rate, minimum cells, and per-suite or per-arm scopes.
+ */
 export interface GateThresholds {
   /** Minimum mean per criterion (1–5). @default {} */
   minMean?: Record<string, number>;
@@ -179,6 +188,7 @@ export interface UserConfig {
   strategies?: Record<string, Strategy<any>>;
 }
 
+/** The config after defaults, flags and validation: what every command runs with. */
 export interface ResolvedConfig {
   configFile: string | null;
   suites: ResolvedSuiteSelection[] | 'all';

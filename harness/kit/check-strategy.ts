@@ -18,8 +18,8 @@ export const shippedCases = join(packageRoot, 'cases');
  *   outcome a run records as an error row, counted apart; any other exception is a failure);
  * - `pairing`: no tool call split from its result, no result without its call;
  * - `markers`: every recorded marker is where the receiver sees it, and a number in it is the amount cut;
- * - `cuts-marked` (unless the strategy declares `marksCuts: false`): a source tool result shown only in
- *   part is followed, in the same message, by a recorded marker;
+ * - `cuts-marked` (unless the strategy declares `marksCuts: false`): a source tool result or assistant
+ *   message shown only in part is followed, in the same message, by a recorded marker;
  * - `stats`: every HandoffStats field matches the payload, the messages and the model calls made;
  * - `same-inputs`: the same inputs (case, params, budget, rep, seed) give the same handoff;
  * - `deterministic` (strategies declaring `deterministic: true`): no model call, the same handoff at every rep;
@@ -52,6 +52,10 @@ export const invariantNames: readonly InvariantName[] = [
   'retention',
 ];
 
+/**
+ * What checkStrategy runs over: params and their variants, the inputs (real transcripts, suite case dirs,
+ * generated sessions), the seed and the budgets.
+ */
 export interface CheckOptions {
   /** The strategy's params (typed, or strings as on the CLI). @default its defaults, then each other enum/boolean value one at a time */
   params?: Record<string, unknown>;
@@ -87,6 +91,10 @@ export interface CheckFailure {
   detail: string;
 }
 
+/**
+ * What checkStrategy found: the variants and inputs checked, the count per invariant, and every failure with
+ * its input and offending message.
+ */
 export interface CheckReport {
   strategy: string;
   /** Each params variant run. */

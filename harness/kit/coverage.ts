@@ -1,4 +1,4 @@
-import type { Case, Handoff, ModelResponse, RetentionPolicy, TrailItem, Transcript } from '../types.ts';
+import type { Case, Handoff, ModelResponse, RetentionPolicy, Transcript } from '../types.ts';
 import type { Problem } from './invariants.ts';
 import { excerpt, sourceResults, viewOf } from './invariants.ts';
 import { viewOf as transcriptView } from '../transcript/view.ts';
@@ -58,10 +58,10 @@ function history(h: Handoff): string {
 }
 
 /**
- * A source tool result shown only in part — its opening is there (as it is or one-lined), followed by
- * something else — must be followed in the same message by a recorded marker. Openings inside a span
- * that shows some source text or result whole (an agent quoting an output, one result containing
- * another) are not cuts.
+ * A source tool result or assistant message shown only in part — its opening is there (as it is or
+ * one-lined), followed by something else — must be followed in the same message by a recorded marker.
+ * Openings inside a span that shows some source text or result whole (an agent quoting an output, one
+ * result containing another) are not cuts.
  */
 export function unmarkedCuts(c: Case, h: Handoff, made: readonly ModelResponse[]): Problem[] {
   const { results, verbatim } = sourceTexts(c);
@@ -84,7 +84,7 @@ export function unmarkedCuts(c: Case, h: Handoff, made: readonly ModelResponse[]
       out.push({
         invariant: 'cuts-marked',
         message: { in: 'handoff', index: place.at, excerpt: excerpt(place.text, p) },
-        detail: `the result of ${r.item.call.name} (${r.item.call.id}) is shown cut — ${shown} of ${r.forms[0]!.length} characters — and no recorded marker follows it`,
+        detail: `${r.what} is shown cut — ${shown} of ${r.forms[0]!.length} characters — and no recorded marker follows it`,
       });
     }
   }
@@ -112,7 +112,8 @@ function strings(v: unknown): string[] {
 }
 
 interface SourceResult {
-  item: TrailItem;
+  /** What it is, for the failure line: `the result of name (id)`, `the source's message 7 (assistant)`. */
+  what: string;
   /** As recorded (trailing whitespace dropped) and one-lined. */
   forms: string[];
   openings: string[];
@@ -120,7 +121,7 @@ interface SourceResult {
 
 interface SourceTexts {
   results: SourceResult[];
-  /** Every source text, call and result, in both forms: where an opening is a quotation, not a cut. */
+  /** Every source text and result, in both forms: where an opening is a quotation, not a cut. */
   verbatim: string[];
 }
 
@@ -131,12 +132,19 @@ function sourceTexts(c: Case): SourceTexts {
   let t = sourceMemo.get(c);
   if (t) return t;
   const results: SourceResult[] = [];
-  for (const item of sourceResults(c)) {
-    const forms = [item.result!.content.trimEnd(), oneLine(item.result!.content)];
-    if (forms[0]!.length < MIN_CUT) continue;
+  const add = (what: string, content: string) => {
+    const forms = [content.trimEnd(), oneLine(content)];
+    if (forms[0]!.length < MIN_CUT) return;
     const openings = [...new Set(forms.map((f) => f.slice(0, Math.min(80, Math.floor(f.length / 2)))))];
-    results.push({ item, forms, openings });
-  }
+    results.push({ what, forms, openings });
+  };
+  for (const item of sourceResults(c))
+    add(`the result of ${item.call.name} (${item.call.id})`, item.result!.content);
+  // An agent's own words cut short are a cut too (a last message trimmed to N characters, say).
+  for (const s of c.sources ?? [c.source])
+    s.messages.forEach((m, i) => {
+      if (m.role === 'assistant' && m.text) add(`the source's message ${i} (assistant)`, m.text);
+    });
   // A call's arguments may hold a result's opening (code that prints what its result then says): a
   // call shown whole is a quotation too, not a cut.
   const whole = (text: string) => (text.length >= MIN_CUT ? [text.trimEnd(), oneLine(text)] : []);

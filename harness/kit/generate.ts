@@ -20,6 +20,9 @@ export interface StepSpec {
   byReceiver: boolean;
   reversed: boolean;
 }
+/**
+ * One turn of a generated session (the kit's seeded inputs): its tool steps and whether it ends with text.
+ */
 export interface TurnSpec {
   steps: StepSpec[];
   finalText: boolean;

@@ -13,9 +13,10 @@ import { renderTable } from './render.ts';
 export function runQuery(
   db: Database.Database,
   sql: string,
-  maxRows: number,
+  limits: { maxRows: number; maxResultChars: number },
   rowCounts: ReadonlyMap<string, number> = new Map(),
 ): string {
+  const { maxRows, maxResultChars } = limits;
   const text = sql.trim().replace(/;\s*$/, '');
   const keyword = /^\s*(\w+)/.exec(text.replace(/^(\s*(--[^\n]*\n|\/\*[\s\S]*?\*\/))*/, ''))?.[1];
   if (!keyword || !['select', 'with'].includes(keyword.toLowerCase()))
@@ -29,9 +30,14 @@ export function runQuery(
     throw new ToolCallError(`SQL error: ${(err as Error).message}`, { cause: err });
   }
   if (!stmt.readonly || !stmt.reader) throw new ToolCallError('only read-only SELECT statements are allowed');
+  // pragma_database_list and kin read the connection, not the world: they would name the temporary
+  // directory (breaking byte-identical requests) and say nothing about the world's data.
+  if (/\bpragma_\w+/i.test(text))
+    throw new ToolCallError('PRAGMA functions are not allowed; query the tables the tool lists');
   checkCost(db, text, rowCounts);
   const columns = stmt.columns().map((c) => c.name);
   const rows: (string | number | null)[][] = [];
+  let chars = 0;
   try {
     for (const row of stmt.raw(true).iterate() as IterableIterator<unknown[]>) {
       if (rows.length === maxRows)
@@ -39,6 +45,13 @@ export function runQuery(
           `the query returns more than ${maxRows} rows (the row cap); add a WHERE clause, an aggregate or a LIMIT`,
         );
       rows.push(row.map(cell));
+      // Stop while streaming, before rendering: a generated value (printf, replace over a zeroblob)
+      // can be hundreds of MB, past what a JS string can hold once the table is joined.
+      chars += rows.at(-1)!.reduce((n: number, v) => n + String(v ?? '').length + 3, 1);
+      if (chars > maxResultChars)
+        throw new ToolCallError(
+          `the result is over ${maxResultChars} characters; narrow the query (fewer columns, a WHERE clause, substr)`,
+        );
     }
   } catch (err) {
     if (err instanceof ToolCallError) throw err;

@@ -4,6 +4,7 @@ import { ToolCallError } from '../errors.ts';
 import type { WorldAccess } from './access.ts';
 import { grep, numbered, renderGrep } from './render.ts';
 import { runQuery } from './query.ts';
+import { searchPattern } from './pattern.ts';
 
 /**
  * The live tools over a world (docs/live.md): search_code, read_file, query, read_doc, run_tests —
@@ -57,12 +58,7 @@ const tools: Record<string, Tool> = {
       ),
     }),
     run(w, input: { query: string; path?: string; context?: number }) {
-      let re: RegExp;
-      try {
-        re = new RegExp(input.query);
-      } catch (err) {
-        throw new ToolCallError(`invalid regular expression: ${(err as Error).message}`);
-      }
+      const re = searchPattern(input.query);
       const files = w.filesUnder(input.path ?? '.');
       return renderGrep(files, grep(files, re), input.context ?? 2);
     },
@@ -105,7 +101,7 @@ const tools: Record<string, Tool> = {
       inputSchema: objectSchema({ sql: { type: 'string', minLength: 1 } }, ['sql']),
     }),
     run: (w, input: { sql: string }, limits) =>
-      runQuery(w.db!, input.sql, limits.maxRows, new Map(w.tables.map((t) => [t.name, t.rows]))),
+      runQuery(w.db!, input.sql, limits, new Map(w.tables.map((t) => [t.name, t.rows]))),
   },
   read_doc: {
     offered: (w) => w.docNames.length > 0,
@@ -172,7 +168,9 @@ export function createWorldTools(access: WorldAccess, limits: Partial<ToolLimits
         return result;
       } catch (err) {
         if (err instanceof ToolCallError) return failed(err.message);
-        throw err;
+        // Anything else a call provokes (an engine limit, a string too long to build) is still the
+        // model's to see, as an agent harness reports a tool that failed — never the cell's crash.
+        return failed(`${call.name} failed: ${(err as Error).message ?? String(err)}`);
       }
     },
   };

@@ -11,6 +11,10 @@ export interface Fenced {
   text: string;
 }
 
+/**
+ * Quotes untrusted text (a tool result) between markers unique to its content, so a receiver reads it as data
+ * and the text cannot close the fence itself.
+ */
 export function fence(content: string): Fenced {
   const id = createHash('sha256').update(content).digest('hex').slice(0, 16);
   const open = `<<<UNTRUSTED-${id}>>>`;

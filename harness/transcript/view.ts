@@ -21,6 +21,10 @@ export function viewOf(transcript: Transcript): TranscriptView {
   return view;
 }
 
+/**
+ * The derived views of a session's messages (turns, segments, results by call id, orphan calls); viewOf
+ * caches it per transcript.
+ */
 export function computeView(messages: Message[]): TranscriptView {
   const results = new Map<string, ToolResult>();
   for (const m of messages)

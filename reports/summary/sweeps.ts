@@ -2,8 +2,9 @@ import type { ResultRow } from '../../harness/types.ts';
 import { parseSweepArmName } from '../../harness/config/sweep.ts';
 import { clusteredMean, type Observation } from '../stats/clustered.ts';
 import { LEVEL } from './scores.ts';
+import { SCORE_SCALE } from '../stats/scale.ts';
 
-/** A mean over cells with its 95% t interval clustered by case (reps nested in cases; a share's clipped to 0–1). */
+/** A mean over cells with its 95% t interval clustered by case (reps nested in cases), within what the quantity can be. */
 export interface SweepEstimate {
   mean: number;
   ci: [number, number] | null;
@@ -88,19 +89,23 @@ function points(
       value,
       arms: with_,
       cells: cells.length,
-      score: estimate(cells, (r) => (criterion ? r.scores[criterion] : null)),
-      handoffTokens: estimate(cells, (r) => r.handoff_tokens),
+      score: estimate(cells, (r) => (criterion ? r.scores[criterion] : null), SCORE_SCALE),
+      handoffTokens: estimate(cells, (r) => r.handoff_tokens, [0, Infinity]),
       payloadSurvival: estimate(cells, (r) => keptShare(r, 'payload'), [0, 1]),
       answerSurvival: estimate(cells, (r) => keptShare(r, 'answer'), [0, 1]),
     };
   });
 }
 
-/** A clustered mean; a share's interval is clipped to [0, 1] (the t interval does not know the bounds). */
+/**
+ * A clustered mean; its interval is clipped to what the quantity can be — a score to the 1–5 scale, a
+ * share to [0, 1], tokens to ≥ 0 — since the t interval does not know the bounds (with two cases it
+ * runs to −8 … 17 on 1–5 scores).
+ */
 function estimate(
   rows: readonly ResultRow[],
   value: (r: ResultRow) => number | null | undefined,
-  bounds?: [number, number],
+  bounds?: readonly [number, number],
 ): SweepEstimate | null {
   const obs: Observation[] = [];
   for (const r of rows) {

@@ -151,6 +151,24 @@ describe('a run with a sweep', () => {
     const html = renderHtml(summarize(outcome.rows), outcome.rows);
     expect(html).toContain('counted: score by swept value (mean, 95% CI clustered by case)');
     expect(html).toMatch(/<svg[^>]*aria-label="counted: handoff tokens by swept value/);
+    // Two cases whose scores sit at the scale's two ends: the t interval on 1 df runs far past 1–5
+    // (and the tokens' below 0); the section reports the part the scale allows, as the main tables do.
+    const spread = outcome.rows.flatMap((r) => [
+      { ...r, scores: { ...r.scores, correctness: 5 }, handoff_tokens: 10 },
+      {
+        ...r,
+        case_id: `${r.case_id}-2`,
+        cell_id: r.cell_id.replace(r.case_id, `${r.case_id}-2`),
+        scores: { ...r.scores, correctness: 1 },
+        handoff_tokens: 9000,
+      },
+    ]);
+    const points = summarize(spread).suites[0]!.sweeps![0]!.params.flatMap((p) => p.points);
+    for (const v of points) {
+      expect(v.score!.ci![0]).toBe(1);
+      expect(v.score!.ci![1]).toBe(5);
+      expect(v.handoffTokens!.ci![0]).toBe(0);
+    }
     // a run without a sweep carries no such section
     const plain = summarize(outcome.rows.filter((r) => !r.arm.includes('[')));
     expect(plain.suites[0]!.sweeps).toBeUndefined();

@@ -11,7 +11,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot, runCli, startCli } from '../support/cli.ts';
+import { cliPath, repoRoot, runCli, startCli } from '../support/cli.ts';
+import { spawnSync } from 'node:child_process';
 import type { ResultRow } from '../../harness/types.ts';
 
 const fixtureCases = join(repoRoot, 'test/fixtures/cases');
@@ -57,6 +58,23 @@ describe('handoff-eval run', () => {
       .map((l) => JSON.parse(l));
     expect(calls.filter((c) => c.role === 'receiver')).toHaveLength(6);
     expect(calls.every((c) => typeof c.latencyMs === 'number' && c.inputTokens > 0)).toBe(true);
+  });
+
+  it('a reader that closes early (run | head) is not an error: no EPIPE, exit 0, the run written', () => {
+    const out = mkdtempSync(join(tmpdir(), 'he-out-'));
+    const cmd = `"${process.execPath}" "${cliPath}" run --config test/fixtures/eval.config.ts --out "${out}" --quiet`;
+    const r = spawnSync(
+      'bash',
+      ['-c', `set -o pipefail; ${cmd} 2>"${join(out, 'stderr')}" | head -c 1 >/dev/null`],
+      {
+        cwd: repoRoot,
+        encoding: 'utf8',
+        env: { ...process.env, CI: 'true' },
+      },
+    );
+    expect(readFileSync(join(out, 'stderr'), 'utf8')).not.toMatch(/EPIPE|Unhandled/);
+    expect(r.status).toBe(0);
+    expect(existsSync(join(onlyRun(out), 'report.md'))).toBe(true);
   });
 
   it('is deterministic for a seed', () => {

@@ -161,6 +161,18 @@ describe('the public API (handoff-eval)', () => {
     ])
       expect(typeof (api as Record<string, unknown>)[name], name).not.toBe('undefined');
   });
+
+  it('documents every export with JSDoc, which is what an editor shows a user hovering over it', () => {
+    const program = ts.createProgram([entry], options);
+    const checker = program.getTypeChecker();
+    const exports = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(entry)!)!);
+    expect(exports.length).toBeGreaterThan(150);
+    const undocumented = exports.filter((e) => {
+      const s = e.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(e) : e;
+      return !ts.displayPartsToString(s.getDocumentationComment(checker)).trim();
+    });
+    expect(undocumented.map((e) => e.name)).toEqual([]);
+  });
 });
 
 describe('finishHandoff', () => {

@@ -35,6 +35,14 @@ describe('checkStrategy on strategies broken on purpose', () => {
     expect(f[0]!.detail).toMatch(/is shown cut — 100 of \d+ characters — and no recorded marker follows it/);
   });
 
+  it("an assistant message cut with no marker (the source's own words, not only its tool results)", async () => {
+    const f = (await failuresOf('silent-text-cut')).filter((x) => x.invariant === 'cuts-marked');
+    expect(f.length).toBeGreaterThan(0);
+    expect(f[0]!.detail).toMatch(
+      /^the source's message \d+ \(assistant\) is shown cut — 120 of \d+ characters — and no recorded marker follows it$/,
+    );
+  });
+
   it('a stat filled by hand', async () => {
     const f = await failuresOf('hand-stats');
     expect(f.every((x) => x.invariant === 'stats')).toBe(true);

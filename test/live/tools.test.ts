@@ -206,6 +206,44 @@ describe('bad input is an error result, never a crash or a read outside the worl
     expect(run(tools, 'query', { sql: 'SELECT count(*) AS n FROM merchant_config' }).content).toContain('3');
   });
 
+  it('SQL tricks: load_extension, PRAGMA functions (the temp path), writable CTEs, VACUUM INTO, a generated huge value', () => {
+    const { m, tools } = live();
+    const refused: [string, RegExp][] = [
+      ["SELECT load_extension('/tmp/evil.so')", /not authorized/],
+      ['SELECT file FROM pragma_database_list', /PRAGMA functions are not allowed/],
+      ["SELECT * FROM PRAGMA_table_info('merchant_config')", /PRAGMA functions are not allowed/],
+      ["WITH x AS (SELECT 1) INSERT INTO merchant_config VALUES ('m_9', NULL, 0)", /only read-only SELECT/],
+      ["WITH x AS (SELECT 1) UPDATE merchant_config SET api_version = '2025-01'", /only read-only SELECT/],
+      [`VACUUM INTO '${join(m.root, 'copy.db')}'`, /got VACUUM/],
+      ["SELECT readfile('/etc/passwd')", /no such function: readfile/],
+      // A 200M-character value: rendered as a table (header, rule, row) it is past what a JS string can
+      // hold — an error result while the rows stream, not a crash.
+      ["SELECT printf('%.*c', 200000000, 'x') AS v", /over 40000 characters; narrow the query/],
+    ];
+    for (const [sql, message] of refused) {
+      const r = run(tools, 'query', { sql });
+      expect(r.isError, sql).toBe(true);
+      expect(r.content, sql).toMatch(message);
+      expect(r.content).not.toContain(m.root);
+    }
+    expect(existsSync(join(m.root, 'copy.db'))).toBe(false);
+  });
+
+  it('search_code runs in linear time: a catastrophic pattern ends; backreferences and lookaround are refused', () => {
+    const { tools } = live({ files: { 'long.txt': `${'x'.repeat(80)}\nFALLBACK_API_VERSION = 1\n` } });
+    // On the backtracking engine each of these runs for minutes on one 80-character line.
+    for (const query of ['(.*.*)*y', '(x+x+)+y', '(x|x)*y'])
+      expect(run(tools, 'search_code', { query }).content, query).toBe('No matches found.');
+    expect(run(tools, 'search_code', { query: 'FALLBACK_[A-Z_]+', context: 0 }).content).toContain(
+      'long.txt:2:FALLBACK_API_VERSION = 1',
+    );
+    for (const query of ['(x)\\1', '(?<=x)y', 'x(?!y)']) {
+      const r = run(tools, 'search_code', { query });
+      expect(r.isError, query).toBe(true);
+      expect(r.content).toMatch(/needs backtracking \(a backreference or lookaround\)/);
+    }
+  });
+
   it('an over-long result and a query over the row cap ask for a narrower call', () => {
     const big: World = {
       files: { 'big.txt': 'x'.repeat(50_000) },
