@@ -1,0 +1,38 @@
+// The modules `npm run mutate` measures (issue 20) and the test files that cover each. Tests that
+// only drive the CLI in a child process are left out: a child process cannot see Stryker's active
+// mutant, so they would only slow every mutant down.
+export const MODULES = {
+  'reports/stats': {
+    mutate: ['reports/stats/**/*.ts'],
+    tests: [
+      'test/reports/stats.test.ts',
+      'test/reports/families.test.ts',
+      'test/reports/sign-flip.test.ts',
+      'test/reports/summarize.test.ts',
+    ],
+  },
+  'harness/cache': {
+    mutate: ['harness/cache/**/*.ts'],
+    tests: [
+      'test/runner/cache.test.ts',
+      'test/runner/cache-corrupt.test.ts',
+      'test/runner/cache-trust.test.ts',
+      'test/runner/coalesce.test.ts',
+      'test/runner/keys.test.ts',
+    ],
+  },
+  'harness/gate': {
+    mutate: ['harness/gate/**/*.ts'],
+    tests: ['test/gate/**/*.test.ts', 'test/runner/latest-row.test.ts'],
+  },
+  'reports/summary': {
+    mutate: ['reports/summary/**/*.ts'],
+    tests: ['test/reports/**/*.test.ts', 'test/judges/reliability.test.ts', 'test/judges/survival.test.ts'],
+  },
+  strategies: {
+    mutate: ['strategies/**/*.ts'],
+    tests: ['test/strategies/**/*.test.ts', 'test/kit/**/*.test.ts'],
+  },
+  judges: { mutate: ['judges/**/*.ts'], tests: ['test/judges/**/*.test.ts'] },
+  'harness/runner': { mutate: ['harness/runner/**/*.ts'], tests: ['test/runner/**/*.test.ts'] },
+};

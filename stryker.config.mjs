@@ -1,0 +1,32 @@
+// StrykerJS mutation testing (issue 20): `npm run mutate -- <module>` (see scripts/mutate.mjs and
+// docs/testing.md). One module per run, each with its own incremental file under reports/mutation/
+// (git-ignored), so a later run re-tests only the mutants whose code or covering tests changed.
+import { MODULES } from './scripts/mutation-modules.mjs';
+
+const name = process.env.MUTATION_MODULE ?? 'reports/stats';
+const module = MODULES[name];
+if (!module) throw new Error(`MUTATION_MODULE=${name}: not one of ${Object.keys(MODULES).join(', ')}`);
+const slug = name.replaceAll('/', '-');
+process.env.MUTATION_TESTS = module.tests.join(',');
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  plugins: ['@stryker-mutator/vitest-runner'],
+  vitest: { configFile: 'vitest.mutation.config.ts', related: true },
+  mutate: module.mutate,
+  coverageAnalysis: 'perTest',
+  // A static mutant (a module-level constant) would re-run every test in a fresh process; on a shared
+  // 2-core machine that is too slow, so they are left out and docs/testing.md says so.
+  ignoreStatic: true,
+  incremental: true,
+  incrementalFile: `reports/mutation/${slug}.incremental.json`,
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: `reports/mutation/${slug}.html` },
+  jsonReporter: { fileName: `reports/mutation/${slug}.json` },
+  concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 2),
+  timeoutMS: 20_000,
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+  thresholds: { high: 90, low: 80, break: null },
+};
