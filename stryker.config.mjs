@@ -8,6 +8,7 @@ const module = MODULES[name];
 if (!module) throw new Error(`MUTATION_MODULE=${name}: not one of ${Object.keys(MODULES).join(', ')}`);
 const slug = name.replaceAll('/', '-');
 process.env.MUTATION_TESTS = module.tests.join(',');
+process.env.MUTATION_SKIP = (module.skip ?? []).join('|');
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -26,6 +27,7 @@ export default {
   jsonReporter: { fileName: `reports/mutation/${slug}.json` },
   concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 2),
   timeoutMS: 20_000,
+  dryRunTimeoutMinutes: 20,
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
   thresholds: { high: 90, low: 80, break: null },
