@@ -13,7 +13,12 @@ export const MODULES = {
   },
   'harness/cache': {
     mutate: ['harness/cache/**/*.ts'],
-    tests: ['test/runner/cache.test.ts', 'test/runner/cache-corrupt.test.ts', 'test/runner/coalesce.test.ts'],
+    tests: [
+      'test/runner/cache.test.ts',
+      'test/runner/cache-store.test.ts',
+      'test/runner/cache-corrupt.test.ts',
+      'test/runner/coalesce.test.ts',
+    ],
     // Multi-process and CLI tests: minutes each, and blind to the mutant (a child process).
     skip: [
       'two processes',
