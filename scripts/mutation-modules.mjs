@@ -9,6 +9,7 @@ export const MODULES = {
       'test/reports/families.test.ts',
       'test/reports/sign-flip.test.ts',
       'test/reports/summarize.test.ts',
+      'test/reports/stats-units.test.ts',
     ],
   },
   'harness/cache': {

@@ -1,0 +1,53 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { holmFamily } from '../../reports/stats/family.ts';
+import { normalDraw, seededRandom } from '../../reports/stats/random.ts';
+
+/** Survivors of the mutation run on reports/stats (docs/testing.md) that were not equivalent. */
+describe('holmFamily', () => {
+  it('counts only the members with a p in m, and states the MDE level at α/m (α when the family is empty)', () => {
+    const f = holmFamily([0.01, null, 0.02], 0.05);
+    expect(f.size).toBe(2);
+    expect(f.testAlpha).toBe(0.025);
+    expect(f.adjusted).toEqual([0.02, null, 0.02]);
+    expect(holmFamily([null], 0.05)).toEqual({ adjusted: [null], size: 0, testAlpha: 0.05 });
+  });
+});
+
+describe('seededRandom', () => {
+  /**
+   * sfc32 as published (PractRand), seeded from the first 16 bytes of sha256 of the parts joined by NUL
+   * — with the counter d starting one higher: harness's version increments d before adding it, which
+   * is published sfc32 from (a, b, c, d + 1). Kept as it is: every seeded figure depends on it.
+   */
+  function reference(...parts: (string | number)[]): () => number {
+    const h = createHash('sha256').update(parts.map(String).join('\u0000')).digest();
+    let [a, b, c, d] = [0, 4, 8, 12].map((o) => h.readUInt32LE(o)) as [number, number, number, number];
+    d = (d + 1) | 0;
+    return () => {
+      const t = (((a + b) | 0) + d) | 0;
+      d = (d + 1) | 0;
+      a = b ^ (b >>> 9);
+      b = (c + (c << 3)) | 0;
+      c = (c << 21) | (c >>> 11);
+      c = (c + t) | 0;
+      return (t >>> 0) / 4294967296;
+    };
+  }
+
+  it('is sfc32 (counter from d + 1) over the seed’s sha256, so a report rebuilt anywhere draws the same numbers', () => {
+    for (const seed of [['bootstrap', 7], ['sign-flip', 'x/arm/correctness'], [0]] as (string | number)[][]) {
+      const mine = seededRandom(...seed);
+      const ref = reference(...seed);
+      for (let i = 0; i < 50; i++) expect(mine()).toBe(ref());
+    }
+    expect(seededRandom('a', 1)()).not.toBe(seededRandom('a', 2)());
+    expect(seededRandom('a1')()).not.toBe(seededRandom('a', 1)());
+  });
+
+  it('normalDraw is Box–Muller: √(−2 ln u)·cos(2πv) with u = 1 − the first draw, v the second', () => {
+    const draws = [0.75, 0.125];
+    const z = normalDraw(() => draws.shift()!);
+    expect(z).toBeCloseTo(Math.sqrt(-2 * Math.log(0.25)) * Math.cos(Math.PI / 4), 12);
+  });
+});
