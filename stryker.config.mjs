@@ -6,7 +6,12 @@ import { MODULES } from './scripts/mutation-modules.mjs';
 const name = process.env.MUTATION_MODULE ?? 'reports/stats';
 const module = MODULES[name];
 if (!module) throw new Error(`MUTATION_MODULE=${name}: not one of ${Object.keys(MODULES).join(', ')}`);
-const slug = name.replaceAll('/', '-');
+// MUTATION_ONLY: comma-separated files of the module to measure alone (a part of a module that is too
+// slow to measure whole on 2 cores); its own incremental file, so it never erases the module's.
+const only = process.env.MUTATION_ONLY?.split(',').filter(Boolean);
+const slug =
+  name.replaceAll('/', '-') +
+  (only ? `.${only.map((f) => f.replace(/.*\//, '').replace(/\.ts$/, '')).join('+')}` : '');
 process.env.MUTATION_TESTS = module.tests.join(',');
 process.env.MUTATION_SKIP = (module.skip ?? []).join('|');
 
@@ -15,7 +20,7 @@ export default {
   testRunner: 'vitest',
   plugins: ['@stryker-mutator/vitest-runner'],
   vitest: { configFile: 'vitest.mutation.config.ts', related: true },
-  mutate: module.mutate,
+  mutate: only ?? module.mutate,
   coverageAnalysis: 'perTest',
   // A static mutant (a module-level constant) would re-run every test in a fresh process; on a shared
   // 2-core machine that is too slow, so they are left out and docs/testing.md says so.
