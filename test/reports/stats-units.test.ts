@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { clusterBootstrapCi } from '../../reports/stats/bootstrap.ts';
 import { holmFamily } from '../../reports/stats/family.ts';
 import { normalDraw, seededRandom } from '../../reports/stats/random.ts';
 
@@ -49,5 +50,25 @@ describe('seededRandom', () => {
     const draws = [0.75, 0.125];
     const z = normalDraw(() => draws.shift()!);
     expect(z).toBeCloseTo(Math.sqrt(-2 * Math.log(0.25)) * Math.cos(Math.PI / 4), 12);
+  });
+});
+
+describe('clusterBootstrapCi', () => {
+  it('is the central 95% of the bootstrap means: about mean ± 1.96 SE, wider than the central 80%', () => {
+    // Ten clusters with means 0…9 (two reps each): the bootstrap mean has SE ≈ √(8.25 / 10) ≈ 0.91,
+    // so the 95% interval is ≈ 4.5 ± 1.78 and the 80% one ≈ 4.5 ± 1.16.
+    const obs = Array.from({ length: 10 }, (_, i) => [
+      { cluster: `c${i}`, value: i - 0.5 },
+      { cluster: `c${i}`, value: i + 0.5 },
+    ]).flat();
+    const ci95 = clusterBootstrapCi(obs, { resamples: 4000, rand: seededRandom('boot', 1) })!;
+    const ci80 = clusterBootstrapCi(obs, { resamples: 4000, level: 0.8, rand: seededRandom('boot', 1) })!;
+    expect(ci95[0]).toBeCloseTo(4.5 - 1.96 * Math.sqrt(0.825), 0);
+    expect(ci95[1]).toBeCloseTo(4.5 + 1.96 * Math.sqrt(0.825), 0);
+    expect(ci95[1] - ci95[0]).toBeGreaterThan(3.2);
+    expect(ci80[1] - ci80[0]).toBeLessThan(2.6);
+    expect(ci80[0]).toBeGreaterThan(ci95[0]);
+    expect(clusterBootstrapCi(obs.slice(0, 2), { resamples: 10, rand: seededRandom(1) })).toBeNull();
+    expect(clusterBootstrapCi(obs, { resamples: 0, rand: seededRandom(1) })).toBeNull();
   });
 });
