@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { clusterBootstrapCi } from '../../reports/stats/bootstrap.ts';
 import { holmFamily } from '../../reports/stats/family.ts';
+import { differenceBounds, withinBounds } from '../../reports/stats/scale.ts';
 import { normalDraw, seededRandom } from '../../reports/stats/random.ts';
 
 /** Survivors of the mutation run on reports/stats (docs/testing.md) that were not equivalent. */
@@ -70,5 +71,19 @@ describe('clusterBootstrapCi', () => {
     expect(ci80[0]).toBeGreaterThan(ci95[0]);
     expect(clusterBootstrapCi(obs.slice(0, 2), { resamples: 10, rand: seededRandom(1) })).toBeNull();
     expect(clusterBootstrapCi(obs, { resamples: 0, rand: seededRandom(1) })).toBeNull();
+  });
+});
+
+describe('withinBounds', () => {
+  it('marks an infinite end unbounded, a finite end past the scale clipped, and leaves an interval inside alone', () => {
+    const b = differenceBounds([1, 5]);
+    expect(b).toEqual([-4, 4]);
+    expect(withinBounds([-Infinity, 2], b)).toEqual({ ci: [-4, 2], bound: 'unbounded' });
+    expect(withinBounds([-1, Infinity], b)).toEqual({ ci: [-1, 4], bound: 'unbounded' });
+    expect(withinBounds([-4.5, 1], b)).toEqual({ ci: [-4, 1], bound: 'clipped' });
+    expect(withinBounds([-1, 4.5], b)).toEqual({ ci: [-1, 4], bound: 'clipped' });
+    expect(withinBounds([-4, 4], b)).toEqual({ ci: [-4, 4], bound: null });
+    expect(withinBounds([-0.5, 0.7], b)).toEqual({ ci: [-0.5, 0.7], bound: null });
+    expect(withinBounds([-9, 9], null)).toEqual({ ci: [-9, 9], bound: null });
   });
 });
