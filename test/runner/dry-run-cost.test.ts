@@ -31,9 +31,9 @@ describe('the dry-run estimate', () => {
 
   it('a model without a price costs 0 and is named as unpriced', async () => {
     const models = {
-      large: { ...testModels.large, openai: 'my-local-model' },
-      small: { ...testModels.small, openai: 'my-local-model' },
-      judge: { ...testModels.judge, openai: 'my-local-model' },
+      large: { ...testModels!.large, openai: 'my-local-model' },
+      small: { ...testModels!.small, openai: 'my-local-model' },
+      judge: { ...testModels!.judge, openai: 'my-local-model' },
     };
     const r = await dryRun(config({}, models));
     expect(r.unpriced).toEqual(['my-local-model']);
