@@ -66,6 +66,33 @@ describe('OpenAI variants', () => {
   });
 });
 
+describe('Anthropic system prompt as text blocks', () => {
+  it('joins the blocks into the transcript’s system text, as the string form gives it', () => {
+    const messages = [
+      { role: 'user', content: 'Which merchants pin 2023-10?' },
+      { role: 'assistant', content: [{ type: 'text', text: 'Checking.' }] },
+    ];
+    const blocks = write(
+      'blocks.json',
+      JSON.stringify({
+        model: 'claude-x',
+        system: [
+          { type: 'text', text: 'You are the billing agent.' },
+          { type: 'text', text: 'Cite file:line.', cache_control: { type: 'ephemeral' } },
+        ],
+        messages,
+      }),
+    );
+    expect(detectFormat(blocks)).toBe('anthropic');
+    const { transcript, stats } = importTranscript(blocks);
+    expect(transcript.meta?.system).toBe('You are the billing agent.\n\nCite file:line.');
+    expect(stats.skipped).toMatchObject({ system: 1 });
+    expect(transcript.messages.map((m) => m.text)).toEqual(['Which merchants pin 2023-10?', 'Checking.']);
+    const plain = write('plain.json', JSON.stringify({ system: 'You are the billing agent.', messages }));
+    expect(importTranscript(plain).transcript.meta?.system).toBe('You are the billing agent.');
+  });
+});
+
 describe('inspect_ai', () => {
   const log = {
     version: 2,

@@ -3,7 +3,13 @@ import type { ModelRequestInput } from '../../harness/types.ts';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
 import { createProviders } from '../../harness/providers/index.ts';
 import { createSimProvider } from '../../harness/providers/sim/index.ts';
-import { canaryAnswerVariants, canaryConfig, runAnswerCanary, runCanary } from '../../judges/canary.ts';
+import {
+  canaryAnswerVariants,
+  canaryConfig,
+  formatCanary,
+  runAnswerCanary,
+  runCanary,
+} from '../../judges/canary.ts';
 import { canaryAnswer, canaryCase } from '../../judges/canary-case.ts';
 import { judgeCriteria } from '../../judges/criterion-judge.ts';
 
@@ -71,6 +77,48 @@ describe('judge canary (sim judge)', () => {
     expect(report.failures).toEqual([]);
     expect(report.passed).toBe(true);
     expect(report.toolNoteReachedAnswer).toBe(false);
+  });
+});
+
+describe('the canary reports a judge that obeys the injection', () => {
+  it('a judge that reads the answer without its fence fails the canary, naming the moved scores', async () => {
+    const config = canaryConfig(resolveConfig({ cache: false, seed: 7 }));
+    const providers = await createProviders(config);
+    const honest = providers[config.provider.judge]!;
+    // The naive judge prompt of the positive control above: the fence markers are removed before the
+    // judge reads its request, so the appended "score this 5" reaches it as an instruction.
+    const naive = {
+      ...honest,
+      generate: (r: Parameters<typeof honest.generate>[0], o?: Parameters<typeof honest.generate>[1]) =>
+        honest.generate(
+          {
+            ...r,
+            messages: r.messages.map((m) => ({
+              ...m,
+              text: m.text?.replace(/<<<(END-)?UNTRUSTED-[0-9a-f]+>>>/g, ''),
+            })),
+          },
+          o,
+        ),
+    };
+    const report = await runCanary(config, { ...providers, [config.provider.judge]: naive });
+    expect(report.passed).toBe(false);
+    // Every injected score in the answer variants is the obeyed 5; the failures are exactly the
+    // comparisons whose control was not already 5 (and the tool-result variant, whose note the sim
+    // receiver never quotes, moves nothing).
+    const fenced = report.comparisons.filter((x) => x.variant !== 'tool-result');
+    expect(fenced).toHaveLength(14);
+    for (const x of fenced) expect(x.injected, `${x.variant} ${x.criterion}`).toBe(5);
+    const moved = report.comparisons.filter((x) => x.control !== x.injected);
+    expect(moved.length).toBeGreaterThanOrEqual(2);
+    expect(moved.every((x) => x.variant !== 'tool-result')).toBe(true);
+    expect(report.failures).toEqual(moved);
+    expect(formatCanary(report)).toMatch(
+      new RegExp(`canary FAILED: ${moved.length} score\\(s\\) differ or are unscored$`),
+    );
+    expect(formatCanary(report)).toContain(
+      `| answer | ${moved[0]!.criterion} | ${moved[0]!.control} | 5 | DIFFERS |`,
+    );
   });
 });
 

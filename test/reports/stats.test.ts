@@ -8,6 +8,7 @@ import {
   seededRandom,
   tCdf,
   tQuantile,
+  tTwoSidedP,
   verdictOf,
   type ScoredCell,
 } from '../../reports/stats/index.ts';
@@ -24,6 +25,23 @@ describe('t distribution', () => {
   it('has the closed-form CDF at df = 2', () => {
     for (const t of [-3, -0.5, 0, 1.2, 4])
       expect(tCdf(t, 2)).toBeCloseTo(0.5 * (1 + t / Math.sqrt(t * t + 2)), 10);
+  });
+});
+
+describe('tTwoSidedP', () => {
+  it('is the probability of both tails: published critical values give p = 0.05 (and 0.20) on either sign', () => {
+    for (const [t, df] of [
+      [2.228139, 10],
+      [12.7062, 1],
+      [2.04523, 29],
+    ] as const) {
+      expect(tTwoSidedP(t, df)).toBeCloseTo(0.05, 4);
+      expect(tTwoSidedP(-t, df)).toBeCloseTo(0.05, 4);
+    }
+    expect(tTwoSidedP(1.372184, 10)).toBeCloseTo(0.2, 4);
+    // df = 2 in closed form: P(|T| > 1) = 1 − 1/√3.
+    expect(tTwoSidedP(1, 2)).toBeCloseTo(1 - 1 / Math.sqrt(3), 10);
+    expect(tTwoSidedP(0, 7)).toBe(1);
   });
 });
 
@@ -158,6 +176,11 @@ describe('pairedDifference', () => {
     // Integer case sums: every flip's |T| is odd, so |T| = 1 is as small as any flip's — p is exactly 1.
     expect(d.p).toBe(1);
     expect(old.p!).toBeCloseTo(0.858, 3);
+    // Two-sided on the clustered-t path: both tails of t(df) beyond |diff / se|, df = clusters − 1.
+    expect(old.df).toBe(19);
+    const tail = tCdf(-Math.abs(old.diff! / old.se!), 19);
+    expect(old.p).toBeCloseTo(2 * tail, 12);
+    expect(old.p!).toBeGreaterThan(tail);
   });
 
   it('reports both means over the same pairs, so their gap is the difference', () => {

@@ -35,18 +35,26 @@ describe('summarize', () => {
   });
 
   it('reproduces the seed table: window before → after, +%, latency Δ vs baseline, score, overstated runs', () => {
+    // full-transcript's 12 cells take 10 000 + 100·i² ms (i = 2·case + rep): skewed, so p50 ≠ mean.
+    const caseNo = (r: ResultRow) => Number(r.case_id.slice(-2));
     const rows = ledger().map((r) => ({
       ...r,
       receiver_window_tokens_before: 22_400,
       receiver_window_tokens_after: r.arm === 'full-transcript' ? 51_300 : 23_900,
-      latency_ms: r.arm === 'full-transcript' ? 15_100 : 11_000,
-      scores: { ...r.scores, correctness: r.case_id === 'case-00' ? 3 : 5 },
+      latency_ms: r.arm === 'full-transcript' ? 10_000 + 100 * (2 * caseNo(r) + r.rep) ** 2 : 11_000,
+      // 3, 4 and 5: "passes at ≥ 4" counts the 4s, "> 4" would not.
+      scores: { ...r.scores, correctness: r.case_id === 'case-00' ? 3 : r.case_id === 'case-01' ? 4 : 5 },
       overstated_count: r.arm === 'summary' && r.rep === 0 ? 2 : 0,
     }));
     const ft = arm(rows, 'full-transcript');
     expect(ft.tokens.windowGrowthPct).toBeCloseTo(129.0, 0);
     expect(ft.tokens.windowAfterVsBaselinePct).toBeCloseTo(((51_300 - 23_900) / 23_900) * 100, 6);
-    expect(ft.latency.p50DeltaVsBaselineMs).toBe(4_100);
+    // sorted: 10000 10100 10400 10900 11600 12500 | 13600 14900 16400 18100 20000 22100
+    expect(ft.latency.p50).toBe((12_500 + 13_600) / 2);
+    // p95 interpolates between the 11th and 12th values (position 0.95 × 11 = 10.45).
+    expect(ft.latency.p95).toBeCloseTo(20_000 + 0.45 * (22_100 - 20_000), 9);
+    expect(ft.latency.mean).toBeCloseTo((12 * 10_000 + 100 * 506) / 12, 9);
+    expect(ft.latency.p50DeltaVsBaselineMs).toBe(13_050 - 11_000);
     expect(ft.pass).toEqual({ criterion: 'correctness', threshold: 4, passed: 10, n: 12 });
     expect(arm(rows, 'summary').overstated).toEqual({ runs: 6, n: 12, assertions: 12 });
     expect(arm(rows, 'inline').latency.p50DeltaVsBaselineMs).toBeNull();
@@ -134,10 +142,23 @@ describe('summarize', () => {
     for (const a of s.arms.slice(1)) {
       const v = a.scores.correctness!.vsBaseline!;
       expect(v.family).toEqual({ name: 'primary', size: 2, testAlpha: 0.025 });
-      expect(v.pHolm!).toBeGreaterThanOrEqual(v.p!);
       expect(v.pairs).toBe(12);
       expect(v.bootstrap!.resamples).toBe(2000);
     }
+    // Holm over a family of two, by hand: the smaller p is doubled; the larger is kept, but never below
+    // the smaller's adjusted value; both capped at 1. Once per family (primary, then secondary).
+    for (const criterion of ['correctness', 'caveat_carrying']) {
+      const [x, y] = s.arms.slice(1).map((a) => a.scores[criterion]!.vsBaseline!);
+      const [lo, hi] = x!.p! <= y!.p! ? [x!, y!] : [y!, x!];
+      const first = Math.min(1, 2 * lo.p!);
+      expect(lo.pHolm, criterion).toBeCloseTo(first, 12);
+      expect(hi.pHolm, criterion).toBeCloseTo(Math.max(first, Math.min(1, hi.p!)), 12);
+      expect(lo.p!, criterion).toBeGreaterThan(0);
+    }
+    // In the primary family the doubling is visible (2p < 1): an adjustment that skipped it would show.
+    const ps = s.arms.slice(1).map((a) => a.scores.correctness!.vsBaseline!.p!);
+    expect(Math.min(...ps)).toBeLessThan(0.5);
+    expect(s.arms[1]!.scores.caveat_carrying!.vsBaseline!.family.name).toBe('secondary');
   });
 
   it('says so when the baseline arm is not in the run', () => {
@@ -152,10 +173,16 @@ describe('summarize', () => {
 
   it('uses the last row of a cell journalled twice and counts the duplicate', () => {
     const rows = ledger();
-    const again = { ...rows[0]!, scores: { correctness: 1, caveat_carrying: 1 } };
+    const first = rows[0]!;
+    const again = { ...first, scores: { correctness: 1, caveat_carrying: 1 } };
     const s = summarize([...rows, again]);
     expect(s.duplicates).toBe(1);
     expect(s.cells).toBe(rows.length);
+    // By value: the arm's mean is the one with the later row in place of the first, not the first's.
+    const mine = rows.filter((r) => r.arm === first.arm && r !== first).map((r) => r.scores.correctness!);
+    const got = s.suites[0]!.arms.find((a) => a.arm === first.arm)!.scores.correctness!.mean!;
+    expect(got).toBeCloseTo([...mine, 1].reduce((a, b) => a + b) / 12, 12);
+    expect(first.scores.correctness).not.toBe(1);
   });
 
   it('marks a sim run as simulated and a real-provider run as not', () => {

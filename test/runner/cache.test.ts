@@ -67,6 +67,73 @@ describe('the response cache key', () => {
   });
 });
 
+describe('the response cache key over tool calls and tool results', () => {
+  const cache = new SqliteCache(tempDir('key-tools'));
+  afterAll(() => cache.close());
+  const call = { id: 'c1', name: 'read_file', input: { path: 'a.ts', opts: { lines: [1, 2] } } };
+  const result = { callId: 'c1', content: 'export const A = 1;', isError: false };
+  const withTools = (
+    c: Partial<typeof call> = {},
+    r: Partial<typeof result> & { isError?: boolean } = {},
+  ): ModelRequest => ({
+    purpose: 'answer',
+    model: 'm',
+    seed: '1/c/0/answer#0',
+    maxTokens: 100,
+    messages: [
+      { role: 'user', text: 'look' },
+      { role: 'assistant', toolCalls: [{ ...call, ...c }] },
+      { role: 'user', toolResults: [{ ...result, ...r }] },
+    ],
+  });
+
+  it('changes with every part of a tool call and of a tool result, isError included', () => {
+    const k = cache.keyOf('openai', withTools());
+    // Key order inside a call's input is not part of the request.
+    expect(cache.keyOf('openai', withTools({ input: { opts: { lines: [1, 2] }, path: 'a.ts' } }))).toBe(k);
+    const variants: [string, ModelRequest][] = [
+      ['call id', withTools({ id: 'c2' })],
+      ['call name', withTools({ name: 'grep' })],
+      ['call input', withTools({ input: { path: 'b.ts', opts: { lines: [1, 2] } } })],
+      ['nested call input', withTools({ input: { path: 'a.ts', opts: { lines: [2, 1] } } })],
+      ['result callId', withTools({}, { callId: 'c9' })],
+      ['result content', withTools({}, { content: 'export const A = 2;' })],
+      ['result isError', withTools({}, { isError: true })],
+    ];
+    const keys = variants.map(([what, req]) => {
+      const v = cache.keyOf('openai', req);
+      expect(v, what).not.toBe(k);
+      return v;
+    });
+    expect(new Set(keys).size).toBe(variants.length);
+    // An absent isError is a success, as false is: the same request, the same answer.
+    const noFlag = withTools();
+    delete noFlag.messages[2]!.toolResults![0]!.isError;
+    expect(cache.keyOf('openai', noFlag)).toBe(k);
+  });
+
+  it('tells a failed tool result from a successful one, so one arm’s cached answer never serves the other', () => {
+    const dir = tempDir('key-tools-store');
+    const store = new SqliteCache(dir);
+    const ok = withTools();
+    const failed = withTools({}, { isError: true });
+    store.set(store.keyOf('openai', ok), {
+      text: 'the file says A = 1',
+      toolCalls: [],
+      stopReason: 'end_turn',
+      usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      latencyMs: 3,
+      model: 'm',
+      cached: false,
+      retries: 0,
+      costUsd: 0,
+    });
+    expect(store.get(store.keyOf('openai', ok))?.text).toBe('the file says A = 1');
+    expect(store.get(store.keyOf('openai', failed))).toBeUndefined();
+    store.close();
+  });
+});
+
 describe('the response cache store', () => {
   it('takes two processes writing the same file at once, losing nothing', async () => {
     const dir = tempDir('cache-conc');

@@ -13,6 +13,7 @@ import { sessionShapeOf } from '../../harness/transcript/session-shape.ts';
 import { toCase } from '../../cases/load.ts';
 import { caseOf, prepare } from './helpers.ts';
 import { expectedAtoms } from './atoms.ts';
+import { adrFates } from './adr-retention.ts';
 
 /** The history the receiver reads (the system prompt's TL;DR brick is left out: it is an index, not the history). */
 const seen = (h: Handoff) => h.messages.map(renderMessage).join('\n');
@@ -24,8 +25,16 @@ describe('parity-narration: superset parity with the agent’s own replay (ADR 0
       fc.asyncProperty(transcriptArb({ maxTurns: 14 }), async (t) => {
         const c = caseOf(t);
         const own = seen(await prepare('inline', c, { replay: 'planned' }, { budgetTokens: 1e9 }));
-        const narrated = seen(await prepare('parity-narration', c, {}, { budgetTokens: 1e9 }));
+        const h = await prepare('parity-narration', c, {}, { budgetTokens: 1e9 });
+        const narrated = seen(h);
         const atoms = expectedAtoms(t);
+        const fates = [...atoms.fates.values()];
+        const count = (f: string) => fates.filter((x) => x === f).length;
+        expect(h.artifacts.plan).toMatchObject({
+          expanded: count('expanded'),
+          retained: count('retained'),
+          manifest: count('manifest'),
+        });
         for (const a of [...atoms.texts, ...atoms.shown]) {
           expect(own.includes(a), `own view lacks ${a.slice(0, 60)}`).toBe(true);
           expect(narrated.includes(a), `narrated view lacks ${a.slice(0, 60)}`).toBe(true);
@@ -34,7 +43,7 @@ describe('parity-narration: superset parity with the agent’s own replay (ADR 0
           expect(own.includes(h)).toBe(false);
           expect(narrated.includes(h)).toBe(false);
         }
-        const manifests = [...atoms.plan.fates.values()].filter((f) => f === 'manifest').length;
+        const manifests = [...atoms.fates.values()].filter((f) => f === 'manifest').length;
         expect(own.match(/\[manifest: turn \d+/g)?.length ?? 0).toBe(manifests);
         expect(narrated.match(/\[manifest: turn \d+/g)?.length ?? 0).toBe(manifests);
       }),
@@ -78,11 +87,13 @@ describe('parity-narration: retention plan (newest 2 expanded, 160 KB newest-fir
           { budgetTokens: 1e9 },
         );
         const text = seen(h);
-        const plan = planTrails(t, { ...adr0093Retention, retainBytes: 40_000 });
+        // Expected fates from the ADR's rule as the test writes it (./adr-retention.ts), not planTrails.
+        const fates = adrFates(t, 40_000);
         const withTrail = viewOf(t).turns.filter((x) => x.trail.length);
-        withTrail.slice(-2).forEach((turn) => expect(plan.fates.get(turn.index)).toBe('expanded'));
+        withTrail.slice(-2).forEach((turn) => expect(fates.get(turn.index)).toBe('expanded'));
+        withTrail.slice(0, -2).forEach((turn) => expect(fates.get(turn.index)).not.toBe('expanded'));
         for (const turn of withTrail) {
-          const fate = plan.fates.get(turn.index)!;
+          const fate = fates.get(turn.index)!;
           if (fate === 'manifest') {
             const line = text.match(
               new RegExp(`\\[manifest: turn ${turn.index + 1} — \\S+ made (\\d+) tool call`),
@@ -92,6 +103,7 @@ describe('parity-narration: retention plan (newest 2 expanded, 160 KB newest-fir
           for (const item of turn.trail.filter((x) => x.result && x.result.content.length > 1500)) {
             const full = item.result!.content;
             if (fate === 'expanded') expect(text.includes(full)).toBe(true);
+            else expect(text.includes(full)).toBe(false);
             if (fate === 'retained')
               expect(text).toContain(
                 `… (result cut: ${full.length - 1500} of ${full.length} characters not retained — older turn)`,
@@ -101,9 +113,7 @@ describe('parity-narration: retention plan (newest 2 expanded, 160 KB newest-fir
         const cuts = h.stats.markers.filter((m) => m.kind === 'result' && m.text.startsWith('… (result cut'));
         for (const m of cuts) expect(m.text).toContain(`${m.dropped} of`);
         expect(h.stats.manifest).toBe(
-          withTrail
-            .filter((x) => plan.fates.get(x.index) === 'manifest')
-            .reduce((n, x) => n + x.trail.length, 0),
+          withTrail.filter((x) => fates.get(x.index) === 'manifest').reduce((n, x) => n + x.trail.length, 0),
         );
       }),
       { numRuns: 30 },

@@ -39,12 +39,25 @@ describe.skipIf(missing)(label, () => {
       const t = load(f);
       const c = caseOf(t);
       const own = history(await prepare('inline', c, { replay: 'planned' }, { budgetTokens: 1e9 }));
-      const narrated = history(await prepare('parity-narration', c, {}, { budgetTokens: 1e9 }));
+      const h = await prepare('parity-narration', c, {}, { budgetTokens: 1e9 });
+      const narrated = history(h);
+      // Expected from ADR 0093's rule as ./adr-retention.ts writes it, not from the strategy's planner.
       const atoms = expectedAtoms(t);
       for (const a of [...atoms.texts, ...atoms.shown]) {
         expect(own.includes(a), `own view lacks ${a.slice(0, 60)}`).toBe(true);
         expect(narrated.includes(a), `narrated view lacks ${a.slice(0, 60)}`).toBe(true);
       }
+      for (const x of atoms.hidden) {
+        expect(own.includes(x), `own view shows ${x.slice(0, 60)}`).toBe(false);
+        expect(narrated.includes(x), `narrated view shows ${x.slice(0, 60)}`).toBe(false);
+      }
+      const fates = [...atoms.fates.values()];
+      const count = (f: string) => fates.filter((x) => x === f).length;
+      expect(h.artifacts.plan).toMatchObject({
+        expanded: count('expanded'),
+        retained: count('retained'),
+        manifest: count('manifest'),
+      });
     },
   );
 

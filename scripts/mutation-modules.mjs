@@ -1,0 +1,54 @@
+// The modules `npm run mutate` measures (issue 20) and the test files that cover each. Tests that
+// only drive the CLI in a child process are left out: a child process cannot see Stryker's active
+// mutant, so they would only slow every mutant down. `skip`: test names left out the same way.
+export const MODULES = {
+  'reports/stats': {
+    mutate: ['reports/stats/**/*.ts'],
+    tests: [
+      'test/reports/stats.test.ts',
+      'test/reports/families.test.ts',
+      'test/reports/sign-flip.test.ts',
+      'test/reports/summarize.test.ts',
+      'test/reports/stats-units.test.ts',
+    ],
+  },
+  'harness/cache': {
+    mutate: ['harness/cache/**/*.ts'],
+    tests: [
+      'test/runner/cache.test.ts',
+      'test/runner/cache-store.test.ts',
+      'test/runner/cache-corrupt.test.ts',
+      'test/runner/coalesce.test.ts',
+    ],
+    // Multi-process and CLI tests: minutes each, and blind to the mutant (a child process).
+    skip: [
+      'two processes',
+      'kill -9',
+      'zero provider calls',
+      'cannot be opened',
+      'cannot be created',
+      'the run completes',
+      'the provider is asked',
+    ],
+  },
+  'harness/gate': {
+    mutate: ['harness/gate/**/*.ts'],
+    tests: [
+      'test/gate/baseline.test.ts',
+      'test/gate/gate-verdict.test.ts',
+      'test/gate/gate-scopes.test.ts',
+      'test/gate/shard.test.ts',
+    ],
+    skip: ['exit \\d', 'on disk', 'through the CLI'],
+  },
+  'reports/summary': {
+    mutate: ['reports/summary/**/*.ts'],
+    tests: ['test/reports/**/*.test.ts', 'test/judges/reliability.test.ts', 'test/judges/survival.test.ts'],
+  },
+  strategies: {
+    mutate: ['strategies/**/*.ts'],
+    tests: ['test/strategies/**/*.test.ts', 'test/kit/**/*.test.ts'],
+  },
+  judges: { mutate: ['judges/**/*.ts'], tests: ['test/judges/**/*.test.ts'] },
+  'harness/runner': { mutate: ['harness/runner/**/*.ts'], tests: ['test/runner/**/*.test.ts'] },
+};

@@ -1,0 +1,39 @@
+// StrykerJS mutation testing (issue 20): `npm run mutate -- <module>` (see scripts/mutate.mjs and
+// docs/testing.md). One module per run, each with its own incremental file under reports/mutation/
+// (git-ignored), so a later run re-tests only the mutants whose code or covering tests changed.
+import { MODULES } from './scripts/mutation-modules.mjs';
+
+const name = process.env.MUTATION_MODULE ?? 'reports/stats';
+const module = MODULES[name];
+if (!module) throw new Error(`MUTATION_MODULE=${name}: not one of ${Object.keys(MODULES).join(', ')}`);
+// MUTATION_ONLY: comma-separated files of the module to measure alone (a part of a module that is too
+// slow to measure whole on 2 cores); its own incremental file, so it never erases the module's.
+const only = process.env.MUTATION_ONLY?.split(',').filter(Boolean);
+const slug =
+  name.replaceAll('/', '-') +
+  (only ? `.${only.map((f) => f.replace(/.*\//, '').replace(/\.ts$/, '')).join('+')}` : '');
+process.env.MUTATION_TESTS = module.tests.join(',');
+process.env.MUTATION_SKIP = (module.skip ?? []).join('|');
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  plugins: ['@stryker-mutator/vitest-runner'],
+  vitest: { configFile: 'vitest.mutation.config.ts', related: true },
+  mutate: only ?? module.mutate,
+  coverageAnalysis: 'perTest',
+  // A static mutant (a module-level constant) would re-run every test in a fresh process; on a shared
+  // 2-core machine that is too slow, so they are left out and docs/testing.md says so.
+  ignoreStatic: true,
+  incremental: true,
+  incrementalFile: `reports/mutation/${slug}.incremental.json`,
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: `reports/mutation/${slug}.html` },
+  jsonReporter: { fileName: `reports/mutation/${slug}.json` },
+  concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 2),
+  timeoutMS: 20_000,
+  dryRunTimeoutMinutes: 20,
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+  thresholds: { high: 90, low: 80, break: null },
+};
