@@ -20,6 +20,11 @@ export interface ProviderSettings {
   concurrency?: number;
   /** HTTP transport under the SDK: a lean keep-alive node:http agent, or the SDK's own global fetch. @default 'node' */
   transport?: 'node' | 'fetch';
+  /**
+   * Rate-limit aware pacing per model: 429s, retry-after and the vendors' rate-limit headers space the
+   * attempts (docs/providers.md, "Rate limits"); 'off' leaves it to the SDK's retries alone. @default 'adaptive'
+   */
+  rateLimits?: 'adaptive' | 'off';
 }
 
 export interface Price {
