@@ -84,7 +84,7 @@ export function sdkOptions(settings: ClientSettings): {
   };
   if (settings.baseURL) options.baseURL = settings.baseURL;
   const fetch: (input: any, init?: any) => Promise<ResponseLike> = transport ? transport.fetch : checkedFetch;
-  const gates = settings.rateLimits === 'off' ? null : new RateGates();
+  const gates = settings.rateLimits === 'off' ? null : new RateGates(settings.timeoutMs / 2);
   options.fetch = gates ? gatedFetch(gates, fetch) : fetch;
   return { options, transport, gates };
 }

@@ -13,10 +13,12 @@ import { readRateLimitHeaders, type RateLimitInfo } from './headers.ts';
  *   the server's — rate = (limit − remaining) / reset, level = remaining + refill since that request
  *   was sent − the attempts sent after it — so it spaces attempts to the rate the server refills at
  *   and stops before the allowance is spent, instead of learning it from 429s.
- * - **AIMD without headers**: a 429 from a server that states no allowance starts pacing at 0.9 × the
- *   rate admitted over the last second (sent, less those answered 429); each further 429 (at most every 200 ms) multiplies the
- *   pace by 0.7; each quiet second (no 429, no allowance headers) raises it by a quarter (doubles it
- *   once 3 s have passed without a 429), and pacing ends when it is twice the rate attempts were asked for — the limit has lifted.
+ * - **AIMD without usable headers** (none, or a reset too coarse to give a rate): a 429 starts pacing
+ *   at 0.9 × one request per retry-after when that is under a second (a token bucket's time to its
+ *   next token), else 0.9 × the rate admitted lately (sent, less those answered 429); each further 429
+ *   (at most every 200 ms) multiplies the pace by 0.7; each second without a 429 raises it by a
+ *   quarter, once 3 s have passed without one it doubles each second; pacing ends when it is twice the rate attempts are
+ *   asked for. A pace from allowance headers ends after a quiet second without them.
  * - a token allowance at 0 (`*-tokens-remaining: 0`) pauses the model until its reset, at most 1 s
  *   (how many tokens the next request needs is not known here; a 429's retry-after says the rest).
  */
@@ -70,7 +72,14 @@ export class RateGate {
   private readonly waiters: Waiter[] = [];
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly now: Clock = () => performance.now()) {}
+  /**
+   * @param maxWaitMs the longest an attempt is held: the SDK's timeout runs while it waits, so past
+   * this (half the timeout) it goes anyway rather than be timed out and retried.
+   */
+  constructor(
+    private readonly maxWaitMs = Infinity,
+    private readonly now: Clock = () => performance.now(),
+  ) {}
 
   /** A ticket now (no wait: the common case, no promise), or a promise of one. */
   acquire(signal?: AbortSignal): GateTicket | Promise<GateTicket> {
@@ -100,7 +109,7 @@ export class RateGate {
     if (info?.requests) this.sync(ticket, info, now);
     if (status === 429) this.on429(info ?? {}, now);
     if (info?.tokensExhaustedMs) this.block(now + Math.min(info.tokensExhaustedMs, 1000));
-    if (status >= 200 && status < 300) this.maybeGrow(now);
+    if (status >= 200 && status < 300) this.grow(now);
     if (this.waiters.length > 0) this.schedule(now);
   }
 
@@ -124,7 +133,10 @@ export class RateGate {
   private release(): void {
     this.timer = undefined;
     const now = this.now();
-    while (this.waiters.length > 0 && this.wait(now) <= 0) {
+    while (
+      this.waiters.length > 0 &&
+      (this.wait(now) <= 0 || now - this.waiters[0]!.since >= this.maxWaitMs)
+    ) {
       const w = this.waiters.shift()!;
       if (w.onAbort) w.signal!.removeEventListener('abort', w.onAbort);
       this.stats.waited++;
@@ -136,7 +148,8 @@ export class RateGate {
 
   private schedule(now: number): void {
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.release(), Math.max(0, Math.ceil(this.wait(now))));
+    const due = Math.min(this.wait(now), this.waiters[0]!.since + this.maxWaitMs - now);
+    this.timer = setTimeout(() => this.release(), Math.max(0, Math.ceil(due)));
     this.timer.unref?.();
   }
 
@@ -158,7 +171,8 @@ export class RateGate {
     this.paced = true;
     this.capacity = a.limit;
     const sentSince = this.seq - ticket.seq;
-    this.level = Math.min(a.limit, a.remaining + (now - ticket.sentAt) * this.rate) - sentSince;
+    // One token held back: attempts sent in the same instant may reach the server in another order.
+    this.level = Math.min(a.limit, a.remaining + (now - ticket.sentAt) * this.rate) - sentSince - 1;
     this.levelAt = now;
   }
 
@@ -168,9 +182,13 @@ export class RateGate {
     if (info.retryAfterMs !== undefined) this.block(now + info.retryAfterMs);
     if (this.headerRate > 0) return; // the mirror already knows the bucket is empty
     if (!this.paced) {
+      // A sub-second retry-after is a token bucket's time to its next token: one per retry-after is
+      // the rate. A coarser one says little: then what was admitted over the last second.
+      // With too little traffic to tell (under 5 admitted), the retry-after alone holds attempts back.
+      const ra = info.retryAfterMs;
       const seen = this.admitted.rate(now);
-      const guess = seen > 0 ? 0.9 * seen : 1 / Math.max(info.retryAfterMs ?? 1000, 1);
-      this.startPacing(Math.max(MIN_RATE, guess), now);
+      const guess = ra !== undefined && ra > 0 && ra < 1000 ? 1 / ra : seen * 1000 >= 5 ? seen : 0;
+      if (guess > 0) this.startPacing(Math.max(MIN_RATE, 0.9 * guess), now);
     } else if (now - this.lastDecrease >= 200) {
       this.startPacing(Math.max(MIN_RATE, this.rate * 0.7), now);
     }
@@ -186,21 +204,30 @@ export class RateGate {
   }
 
   /**
-   * A quiet second (no 429, no allowance headers) raises the pace by a quarter, or doubles it once 3 s
-   * have passed without a 429; a pace twice the demand ends pacing.
+   * After a 2xx. A pace from allowance headers ends after a quiet second without them (the limit was
+   * lifted). An AIMD pace grows by a quarter each second without a 429, and doubles each second once
+   * 3 s have passed without one; twice the asked-for rate ends it.
    */
-  private maybeGrow(now: number): void {
-    if (!this.paced || now - this.lastHeaders < 1000) return;
-    if (now - Math.max(this.last429, this.lastGrow, this.lastDecrease) < 1000) return;
-    this.lastGrow = now;
+  private grow(now: number): void {
+    if (!this.paced) return;
+    if (this.headerRate > 0) {
+      if (now - Math.max(this.lastHeaders, this.last429) < 1000) return;
+      this.headerRate = 0;
+      this.unpace();
+      return;
+    }
     this.level = Math.min(this.capacity, this.level + (now - this.levelAt) * this.rate);
     this.levelAt = now;
+    if (now - Math.max(this.last429, this.lastGrow, this.lastDecrease) < 1000) return;
+    this.lastGrow = now;
     this.rate *= now - this.last429 >= 3000 ? 2 : 1.25;
     this.capacity = Math.max(1, Math.ceil(this.rate * 100));
-    if (this.rate > 2 * Math.max(this.asked.rate(now), MIN_RATE)) {
-      this.paced = false;
-      this.rate = 0;
-    }
+    if (this.rate > 2 * Math.max(this.asked.rate(now), MIN_RATE)) this.unpace();
+  }
+
+  private unpace(): void {
+    this.paced = false;
+    this.rate = 0;
   }
 }
 
@@ -220,9 +247,10 @@ class Meter {
     }
     this.count += n;
   }
-  rate(now: number): number {
+  /** Per ms: the last complete window's, or the current one's counted over at least `minSpan` ms. */
+  rate(now: number, minSpan = 1000): number {
     const span = now - this.start;
-    return Math.max(0, this.last, this.count / Math.max(span, 1000));
+    return Math.max(0, this.last, this.count / Math.max(span, minSpan));
   }
 }
 
@@ -245,11 +273,14 @@ function hasRateHeaders(get: (name: string) => string | undefined): boolean {
 /** One gate per model of a provider ('*' for a request that names none). */
 export class RateGates {
   private readonly gates = new Map<string, RateGate>();
-  constructor(private readonly clock?: Clock) {}
+  constructor(
+    private readonly maxWaitMs = Infinity,
+    private readonly clock?: Clock,
+  ) {}
   for(model: string | undefined): RateGate {
     const key = model ?? '*';
     let g = this.gates.get(key);
-    if (!g) this.gates.set(key, (g = new RateGate(this.clock)));
+    if (!g) this.gates.set(key, (g = new RateGate(this.maxWaitMs, this.clock)));
     return g;
   }
   stats(): Record<string, GateStats> {
