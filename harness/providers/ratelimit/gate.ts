@@ -150,7 +150,6 @@ export class RateGate {
     if (this.timer) clearTimeout(this.timer);
     const due = Math.min(this.wait(now), this.waiters[0]!.since + this.maxWaitMs - now);
     this.timer = setTimeout(() => this.release(), Math.max(0, Math.ceil(due)));
-    this.timer.unref?.();
   }
 
   private block(until: number): void {
