@@ -22,6 +22,10 @@ import { freshDist } from '../bin/dist.js';
  *
  *   npm run bench -- --n 2000 --concurrency 64 --latency 50 [--base-url URL] [--no-cache] [--warmup 50]
  *                    [--floor] [--provider-only] [--transport node|fetch] [--profile FILE.cpuprofile] [--keep]
+ *
+ * Under a rate limit (--rps R [--burst B] [--rate-limits off]): the mock admits R requests/s per model
+ * (a token bucket of B, default R) and answers the rest 429 with retry-after and x-ratelimit-* headers;
+ * the line adds the floor N/R, wall/floor and the 429s the mock answered.
  */
 // The package root, from the sources (bench/) and from the bundle (dist/) alike.
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -38,6 +42,9 @@ interface BenchArgs {
   floor: boolean;
   providerOnly: boolean;
   transport: 'node' | 'fetch';
+  rps?: number;
+  burst?: number;
+  rateLimits: 'adaptive' | 'off';
 }
 
 function parse(argv: string[]): BenchArgs {
@@ -55,6 +62,9 @@ function parse(argv: string[]): BenchArgs {
       floor: { type: 'boolean', default: false },
       'provider-only': { type: 'boolean', default: false },
       transport: { type: 'string', default: 'node' },
+      rps: { type: 'string' },
+      burst: { type: 'string' },
+      'rate-limits': { type: 'string', default: 'adaptive' },
     },
   });
   return {
@@ -69,12 +79,15 @@ function parse(argv: string[]): BenchArgs {
     floor: values.floor!,
     providerOnly: values['provider-only']!,
     transport: values.transport === 'fetch' ? 'fetch' : 'node',
+    rps: values.rps === undefined ? undefined : Number(values.rps),
+    burst: values.burst === undefined ? undefined : Number(values.burst),
+    rateLimits: values['rate-limits'] === 'off' ? 'off' : 'adaptive',
   };
 }
 
 export async function main(argv: string[]): Promise<number> {
   const a = parse(argv);
-  const mock = a.baseUrl ? undefined : await startMockProcess(a.latency);
+  const mock = a.baseUrl ? undefined : await startMockProcess(a);
   const base = a.baseUrl ?? `${mock!.url}/v1`;
   const work = mkdtempSync(join(tmpdir(), 'handoff-bench-'));
   // The bench is a script, not library code: it points the openai provider at the server it uses.
@@ -92,7 +105,16 @@ export async function main(argv: string[]): Promise<number> {
           models: { bench: { sim: 'sim-large', openai: 'bench-model' } },
           judge: { model: 'bench', criteria: false, classify: 'off' },
           concurrency,
-          providers: { openai: { concurrency, maxRetries: 2, timeoutMs: 60_000, transport: a.transport } },
+          providers: {
+            openai: {
+              concurrency,
+              // Under a rate limit: the default retries (4), as a user's run has them.
+              maxRetries: a.rps ? 4 : 2,
+              timeoutMs: 60_000,
+              transport: a.transport,
+              rateLimits: a.rateLimits,
+            },
+          },
           cache: a.cache ? { dir: join(work, 'cache') } : false,
           outDir: join(work, 'runs'),
         },
@@ -108,7 +130,11 @@ export async function main(argv: string[]): Promise<number> {
       a.profile,
     );
     const stats = mock
-      ? ((await mockControl(`${mock.url}/__stats`, 'GET')) as { requests: number; maxInflight: number })
+      ? ((await mockControl(`${mock.url}/__stats`, 'GET')) as {
+          requests: number;
+          maxInflight: number;
+          byStatus: Record<string, number>;
+        })
       : undefined;
     const ideal = (Math.ceil(a.n / a.concurrency) * a.latency) / 1000;
     const errors = m.outcome.rows.filter((r) => r.status === 'error').length;
@@ -121,11 +147,23 @@ export async function main(argv: string[]): Promise<number> {
         `cpu_per_call=${perCall(m.cpuUs)}ms main_thread_cpu_per_call=${m.mainCpuUs === null ? 'n/a' : `${perCall(m.mainCpuUs)}ms`} ` +
         `cells_wall=${m.cellsWall.toFixed(2)}s cells_ratio=${(m.cellsWall / ideal).toFixed(2)} cells_cpu_per_call=${perCall(m.cellsCpuUs)}ms cells_maxRSS=${m.cellsMaxRss.toFixed(0)}MB\n`,
     );
+    if (a.rps) process.stdout.write(`${rateLimitLine(a, m.wall, stats?.byStatus ?? {}, errors)}\n`);
     return errors === 0 ? 0 : 1;
   } finally {
     mock?.stop();
     if (!a.keep) rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** The rate-limited scenario's figures: wall against the floor N/R, and the 429s the mock answered. */
+function rateLimitLine(a: BenchArgs, wall: number, byStatus: Record<string, number>, errors: number): string {
+  const floor = a.n / a.rps!;
+  const limited = byStatus['429'] ?? 0;
+  return (
+    `rate-limit rps=${a.rps} burst=${a.burst ?? a.rps} rate_limits=${a.rateLimits} N=${a.n} C=${a.concurrency} latency=${a.latency}ms ` +
+    `wall=${wall.toFixed(2)}s floor=${floor.toFixed(2)}s wall/floor=${(wall / floor).toFixed(3)} ` +
+    `429s=${limited} (${((100 * limited) / a.n).toFixed(1)}% of N) errors=${errors}`
+  );
 }
 
 interface Measured {
@@ -286,10 +324,11 @@ function mockControl(url: string, method: 'GET' | 'POST'): Promise<unknown> {
 }
 
 /** The mock in a child process (its CPU is not this process's), ready when it prints its URL. */
-async function startMockProcess(latency: number): Promise<{ url: string; stop(): void }> {
+async function startMockProcess(a: BenchArgs): Promise<{ url: string; stop(): void }> {
   const bundled = freshDist('bench-mock-server');
   const script = bundled ? [bundled] : ['--import', 'tsx', join(root, 'bench', 'mock-server.ts')];
-  const child: ChildProcess = spawn(process.execPath, [...script, '--latency', String(latency)], {
+  const limit = a.rps ? ['--rps', String(a.rps), ...(a.burst ? ['--burst', String(a.burst)] : [])] : [];
+  const child: ChildProcess = spawn(process.execPath, [...script, '--latency', String(a.latency), ...limit], {
     cwd: root,
     stdio: ['pipe', 'pipe', 'inherit'],
   });

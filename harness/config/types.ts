@@ -24,6 +24,11 @@ export interface ProviderSettings {
   transport?: 'node' | 'fetch';
   /** `run --batch`: poll interval, phase quiet time and per-batch limits (docs/scale.md). */
   batch?: BatchSettings;
+  /**
+   * Rate-limit aware pacing per model: 429s, retry-after and the vendors' rate-limit headers space the
+   * attempts (docs/providers.md, "Rate limits"); 'off' leaves it to the SDK's retries alone. @default 'adaptive'
+   */
+  rateLimits?: 'adaptive' | 'off';
 }
 
 export interface Price {

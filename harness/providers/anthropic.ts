@@ -56,7 +56,7 @@ export async function createAnthropicProvider(
     cacheScope: `anthropic wire/${ANTHROPIC_WIRE_VERSION} ${baseURL}`,
     async generate(req: ModelRequest, opts = {}): Promise<ModelResponse> {
       const body = toAnthropicBody(req);
-      const tag: AttemptTag = { attempts: 0, check: anthropicReplyProblem };
+      const tag: AttemptTag = { attempts: 0, check: anthropicReplyProblem, model: req.model };
       const started = performance.now();
       try {
         const { data, request_id } = await client.messages

@@ -58,7 +58,7 @@ export async function createOpenAIProvider(
     cacheScope: `openai wire/${OPENAI_WIRE_VERSION} ${baseURL} ${wire.tokenField}${wire.sendSeed ? ' seed' : ''}`,
     async generate(req: ModelRequest, opts = {}): Promise<ModelResponse> {
       const body = toOpenAIBody(req, wire);
-      const tag: AttemptTag = { attempts: 0, check: openaiReplyProblem };
+      const tag: AttemptTag = { attempts: 0, check: openaiReplyProblem, model: req.model };
       const started = performance.now();
       try {
         const data = await client.chat.completions.create(body, callOptions(opts.signal, tag));

@@ -37,6 +37,8 @@ export interface AttemptTag {
   check?: (json: unknown) => string | undefined;
   /** The BodyError of the last attempt, if that attempt's body was unusable. */
   lastBodyError?: BodyError;
+  /** The request's model: its rate gate (harness/providers/ratelimit/). */
+  model?: string;
 }
 
 /** The fetchOptions key that carries an AttemptTag to the transport. */

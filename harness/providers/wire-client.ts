@@ -4,6 +4,8 @@ import { envSecrets, keyAsSent } from '../redact.ts';
 import { maskedSdkLogger } from './sdk-logger.ts';
 import { createTransport, ATTEMPT_TAG, type AttemptTag, type Transport } from './transport.ts';
 import { BodyError, checkBody } from './body-check.ts';
+import { RateGates } from './ratelimit/gate.ts';
+import { gatedFetch, type ResponseLike } from './ratelimit/gated-fetch.ts';
 
 /** What a vendor client is built from: key and base URL from the environment, the rest from the config. */
 export interface ClientSettings {
@@ -14,6 +16,8 @@ export interface ClientSettings {
   concurrency: number;
   /** 'node': the lean keep-alive transport (default); 'fetch': the SDK's own global fetch. */
   transport: 'node' | 'fetch';
+  /** 'adaptive': attempts pass a rate gate per model (harness/providers/ratelimit/); 'off': none. */
+  rateLimits: 'adaptive' | 'off';
   provider: string;
   /** The key values to mask in the SDK's log lines (as set and as sent). */
   secrets: string[];
@@ -54,6 +58,7 @@ export function resolveClientSettings(
     timeoutMs: s.timeoutMs ?? clientDefaults.timeoutMs,
     concurrency: s.concurrency ?? clientDefaults.concurrency,
     transport,
+    rateLimits: s.rateLimits === 'off' ? 'off' : 'adaptive',
     provider: spec.provider,
     secrets: envSecrets(env),
   };
@@ -63,10 +68,11 @@ function nonEmpty(v: string | undefined): string | undefined {
   return v && v.trim() !== '' ? v.trim() : undefined;
 }
 
-/** The SDK client options shared by both vendors: retries, timeout and the transport. */
+/** The SDK client options shared by both vendors: retries, timeout, the transport and its rate gates. */
 export function sdkOptions(settings: ClientSettings): {
   options: Record<string, unknown>;
   transport: Transport | null;
+  gates: RateGates | null;
 } {
   const transport =
     settings.transport === 'node' ? createTransport({ maxSockets: settings.concurrency }) : null;
@@ -77,8 +83,10 @@ export function sdkOptions(settings: ClientSettings): {
     logger: maskedSdkLogger(settings.provider, settings.secrets),
   };
   if (settings.baseURL) options.baseURL = settings.baseURL;
-  options.fetch = transport ? transport.fetch : checkedFetch;
-  return { options, transport };
+  const fetch: (input: any, init?: any) => Promise<ResponseLike> = transport ? transport.fetch : checkedFetch;
+  const gates = settings.rateLimits === 'off' ? null : new RateGates(settings.timeoutMs / 2);
+  options.fetch = gates ? gatedFetch(gates, fetch) : fetch;
+  return { options, transport, gates };
 }
 
 /** Per-call request options: the caller's abort signal and the attempt counter the transport fills. */

@@ -11,6 +11,7 @@ import {
   type Protocol,
   type Responder,
 } from './mock-llm-wire.ts';
+import { MockRateLimiter, type RateLimitSpec } from './mock-rate-limit.ts';
 
 /**
  * A loopback HTTP server that speaks the Anthropic Messages API (POST /v1/messages) and OpenAI Chat
@@ -79,6 +80,11 @@ export interface MockServerOptions {
    * the batch mock makes them: the same request gets the same reply whatever the order. @default false
    */
   deterministicIds?: boolean;
+  /**
+   * A rate limit per model (mock-rate-limit.ts): 429 with retry-after and the vendors' headers. Tests
+   * may replace or remove it while the server runs (`server.options.rateLimit`).
+   */
+  rateLimit?: RateLimitSpec;
 }
 
 export interface MockStats {
@@ -145,11 +151,18 @@ export async function startMockLlmServer(options: MockServerOptions = {}): Promi
     captured.length = 0;
   };
   let seq = 0;
+  let limiter: MockRateLimiter | undefined;
+  const rateLimiter = (model: unknown, protocol: Protocol) => {
+    const spec = options.rateLimit;
+    if (!spec) return undefined;
+    if (limiter?.spec !== spec) limiter = new MockRateLimiter(spec);
+    return limiter.take(String(model ?? ''), protocol);
+  };
   const handle = (protocol: Protocol, req: http.IncomingMessage, res: http.ServerResponse, raw: string) => {
     const n = ++seq;
     let id = `mock_${n}`;
     const idHeader = protocol === 'anthropic' ? 'request-id' : 'x-request-id';
-    const headers = { [idHeader]: `req_${id}` };
+    const headers: Record<string, string> = { [idHeader]: `req_${id}` };
     stats.requests++;
     stats.byProtocol[protocol]++;
     stats.maxInflight = Math.max(stats.maxInflight, ++stats.inflight);
@@ -178,6 +191,10 @@ export async function startMockLlmServer(options: MockServerOptions = {}): Promi
     const attempt = Number(req.headers['x-stainless-retry-count'] ?? 0);
     if (attempt > 0) stats.retriesSeen++;
     if (options.capture) captured.push({ protocol, body, headers: req.headers });
+    const limit = rateLimiter(body?.model, protocol);
+    if (limit && !limit.ok)
+      return end(429, errorBody(protocol, 'rate_limit_error', 'rate limited (mock)'), limit.headers);
+    if (limit) Object.assign(headers, limit.headers);
     const fault = options.faults?.({ n, attempt, protocol, body });
     if (fault) stats.faults[fault.type] = (stats.faults[fault.type] ?? 0) + 1;
     if (fault?.type === 'drop') {
