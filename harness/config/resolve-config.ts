@@ -13,14 +13,14 @@ import type {
   UserConfig,
 } from './types.ts';
 import { resolveSuites } from './suites.ts';
+import { resolvePlugins } from './plugins.ts';
+import { providerFactories } from '../providers/index.ts';
 
 export const defaultModels: Record<string, ModelSpec> = {
   small: { sim: 'sim-small', anthropic: 'claude-haiku-4-5', openai: 'gpt-4o-mini' },
   large: { sim: 'sim-large', anthropic: 'claude-sonnet-4-5', openai: 'gpt-4o' },
   judge: { sim: 'sim-judge', anthropic: 'claude-sonnet-4-5', openai: 'gpt-4o' },
 };
-
-export const knownProviders = ['sim', 'anthropic', 'openai'] as const;
 
 const defaults = {
   reps: 3,
@@ -66,11 +66,15 @@ export function resolveConfig(
     'maxErrorRate',
     'primaryCriterion',
     'strategies',
+    'criteria',
+    'checks',
+    'reporters',
   ]);
   for (const key of Object.keys(user))
     if (!known.has(key)) throw new ConfigError(where, key, `unknown field; valid: ${[...known].join(', ')}`);
   const models = { ...defaultModels, ...check.record(user.models, 'models') } as Record<string, ModelSpec>;
-  const provider = resolveProvider(user.provider, flags.provider, check);
+  const providers = check.record(user.providers, 'providers') ?? {};
+  const provider = resolveProvider(user.provider, flags.provider, check, providerNamesOf(providers, check));
   const criteria = user.judge?.criteria ?? true;
   if (typeof criteria !== 'boolean')
     throw new ConfigError(where, 'judge.criteria', `must be true or false (got ${JSON.stringify(criteria)})`);
@@ -122,7 +126,7 @@ export function resolveConfig(
     outDir: flags.out ?? check.string(user.outDir, 'outDir') ?? defaults.outDir,
     casesDir: check.string(user.casesDir, 'casesDir') ?? defaultCasesDir(),
     sim: check.record(user.sim, 'sim') ?? {},
-    providers: check.record(user.providers, 'providers') ?? {},
+    providers,
     prices: check.record(user.prices, 'prices') ?? {},
     gate,
     maxErrorRate:
@@ -131,6 +135,7 @@ export function resolveConfig(
       gate.maxErrorRate,
     primaryCriterion: check.stringRecord(user.primaryCriterion, 'primaryCriterion') ?? {},
     strategies,
+    ...resolvePlugins(user, where),
     quiet: flags.quiet ?? false,
     shard: parseShard(flags.shard, where),
   };
@@ -141,17 +146,28 @@ function flag(name: string, value: number | undefined, rule: NumberRule): number
   return value === undefined ? undefined : checkNumberFlag(name, value, rule);
 }
 
+/** The providers a role may name: the built-in factories and the config's own (`providers.<name>.create`). */
+function providerNamesOf(providers: NonNullable<UserConfig['providers']>, check: Checker): string[] {
+  const own = Object.entries(providers).flatMap(([name, p]) => {
+    if (p?.create !== undefined && typeof p.create !== 'function')
+      check.fail(`providers.${name}.create`, 'must be a provider factory function', p.create);
+    return p?.create ? [name] : [];
+  });
+  return [...new Set([...Object.keys(providerFactories), ...own])];
+}
+
 function resolveProvider(
   value: UserConfig['provider'],
   flag: ProviderName | undefined,
   check: Checker,
+  known: readonly string[],
 ): ResolvedConfig['provider'] {
   const valid = (name: unknown, field: string): ProviderName => {
-    if (typeof name !== 'string' || !(knownProviders as readonly string[]).includes(name)) {
+    if (typeof name !== 'string' || !known.includes(name)) {
       throw new ConfigError(
         check.file,
         field,
-        `unknown provider "${String(name)}"; valid: ${knownProviders.join(', ')}`,
+        `unknown provider "${String(name)}"; valid: ${known.join(', ')}`,
       );
     }
     return name;

@@ -1,5 +1,17 @@
-import type { Arm, Strategy } from '../types.ts';
+import type { Arm, Provider, Strategy } from '../types.ts';
 import type { SimOptions } from '../providers/sim/index.ts';
+import type { Criterion } from '../../judges/criteria/define.ts';
+import type { Check } from '../../judges/define-check.ts';
+import type { Reporter } from '../runner/reporters.ts';
+
+/**
+ * Makes a provider from the resolved config (its settings are `config.providers[name]`): the built-in
+ * ones (sim, anthropic, openai) and a user's own (`providers: { gateway: { create } }`) alike.
+ */
+export type ProviderFactory = (config: ResolvedConfig, name: string) => Provider | Promise<Provider>;
+
+/** A built-in reporter by name (`progress`, or a report format: `md`, `csv`, `json`, `html`), or a reporter object. */
+export type ReporterEntry = 'progress' | 'md' | 'csv' | 'json' | 'html' | (string & {}) | Reporter;
 
 export type ProviderName = 'sim' | 'anthropic' | 'openai' | (string & {});
 
@@ -20,6 +32,11 @@ export interface ProviderSettings {
   concurrency?: number;
   /** HTTP transport under the SDK: a lean keep-alive node:http agent, or the SDK's own global fetch. @default 'node' */
   transport?: 'node' | 'fetch';
+  /**
+   * A provider of your own (an in-house gateway): its factory, under the name `provider` and
+   * `models.<alias>.<name>` use. @default the built-in provider of that name
+   */
+  create?: ProviderFactory;
 }
 
 export interface Price {
@@ -53,6 +70,13 @@ export interface SuiteSelection {
   mode?: SourceMode;
   /** This suite's live tool-call budget. @default the config's `sourceToolBudget` */
   sourceToolBudget?: number;
+  /**
+   * The criteria this suite's cases are judged on (library ids or the config's `criteria`), replacing
+   * the suite's own list. @default the suite's (and each case's) own `criteria`
+   */
+  criteria?: string[];
+  /** The deterministic checks run on this suite (built-in names or the config's `checks`). @default every one */
+  checks?: string[];
 }
 
 /** A suite selection once resolved: arm names to keep, the arms added (flat, each checked). */
@@ -63,6 +87,8 @@ export interface ResolvedSuiteSelection {
   extraArms?: ArmInput[];
   mode?: SourceMode;
   sourceToolBudget?: number;
+  criteria?: string[];
+  checks?: string[];
 }
 
 export interface GateThresholds {
@@ -174,6 +200,25 @@ export interface UserConfig {
   primaryCriterion?: Record<string, string>;
   /** Strategies defined inline (by name), in addition to the registered ones. */
   strategies?: Record<string, Strategy<any>>;
+  /**
+   * Criteria of your own (`defineCriterion`), beside the library's: judged on a suite that names them
+   * (suite.json `criteria`, or a suite selection's `criteria`), shown in every report like built-in ones.
+   * @default []
+   */
+  criteria?: Criterion[];
+  /**
+   * Deterministic checks of your own (`defineCheck`), run on every cell after the built-in ones (a
+   * suite selection's `checks` narrows which run). @default []
+   */
+  checks?: Check[];
+  /**
+   * What `run` reports through, by name or as objects with optional hooks (vitest's reporters):
+   * `'progress'` (the progress line; dropped by `--quiet`) and the report files `'md'`, `'csv'`,
+   * `'json'`, `'html'`; a reporter object may write its own (`onReport`).
+   * @default ['progress', 'md', 'csv', 'json', 'html']
+   * @example ['progress', 'md', myReporter]
+   */
+  reporters?: ReporterEntry[];
 }
 
 export interface ResolvedConfig {
@@ -203,6 +248,11 @@ export interface ResolvedConfig {
   maxErrorRate: number;
   primaryCriterion: Record<string, string>;
   strategies: Record<string, Strategy<any>>;
+  /** The config's own criteria, by id. */
+  criteria: Record<string, Criterion>;
+  /** The config's own checks, run after the built-in ones. */
+  checks: Check[];
+  reporters: ReporterEntry[];
   quiet: boolean;
   shard: { index: number; count: number } | null;
 }

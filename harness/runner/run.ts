@@ -14,7 +14,7 @@ import { liveSkipped } from '../live/plan-live.ts';
 import type { Progress, Reporter } from './reporters.ts';
 import { openCache } from '../cache/index.ts';
 import type { ResponseCache } from '../cache/types.ts';
-import { writeReports } from '../../reports/write.ts';
+import { report, resolveReporters } from './reporters-map.ts';
 import { harnessVersion } from '../version.ts';
 import { InputError, isFatal, type ProviderError } from '../errors.ts';
 import { maskSecrets } from '../redact.ts';
@@ -22,6 +22,7 @@ import { acquireRunLock, createRunDirectory, openResume, writeConfigRecord, type
 
 export interface RunOptions {
   config: ResolvedConfig;
+  /** The reporters (hooks and report files). @default the config's `reporters`, without the progress line */
   reporters?: Reporter[];
   /** An existing run directory: only cells missing from its journal run, planned from its own config.json. */
   resumeDir?: string;
@@ -53,6 +54,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   if (opts.signal) setMaxListeners(0, opts.signal);
   const resume = opts.resumeDir ? openResume(opts.resumeDir, opts.config) : undefined;
   const config = resume?.config ?? opts.config;
+  const reporters = opts.reporters ?? resolveReporters(config, { progress: false });
   const suites = await loadExperiment(config);
   const cells = planCells(suites, config);
   const notes = liveSkipped(suites, config);
@@ -85,7 +87,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       dir,
       journalPath,
       cache,
-      reporters: opts.reporters ?? [],
+      reporters,
       signal: opts.signal,
       retryErrors: Boolean(resume && opts.retryErrors),
     });
@@ -95,11 +97,11 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     await Promise.all(Object.values(providers).map((p) => p.close?.()));
   }
   const interrupted = Boolean(opts.signal?.aborted);
-  for (const r of opts.reporters ?? []) r.onRunEnd?.(progress.progress, interrupted);
+  for (const r of reporters) r.onRunEnd?.(progress.progress, interrupted);
   // The journal's rows, without reading it back: those found at the start plus those appended since.
   // The reports get all of them (and apply the latest-row rule themselves, counting what it replaced).
   const journal = [...progress.prior, ...progress.rows];
-  if (!interrupted && !progress.stoppedBy) await writeReports(dir, journal);
+  if (!interrupted && !progress.stoppedBy) await report(reporters, { runId, dir, rows: journal });
   const rows = latestRows(journal).rows;
   return {
     runId,

@@ -8,7 +8,7 @@ import type { ResultRow } from '../../types.ts';
 import { dryRun, renderDryRun } from '../../runner/dry-run.ts';
 import { openResume } from '../../runner/run-dir.ts';
 import { readJsonl } from '../../runner/journal.ts';
-import { createProgressReporter } from '../../runner/reporters.ts';
+import { resolveReporters } from '../../runner/reporters-map.ts';
 import { printOutcome } from '../run-outcome.ts';
 import { exitState } from '../exit.ts';
 import { onInterrupt } from '../interrupt.ts';
@@ -134,7 +134,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
         resumeDir: args.resume,
         retryErrors: args.retryErrors,
         signal: controller.signal,
-        reporters: args.quiet ? [] : [createProgressReporter()],
+        reporters: resolveReporters(config, { progress: !args.quiet }),
       });
       if (outcome.resumeDiffers?.length)
         process.stderr.write(
