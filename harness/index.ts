@@ -21,6 +21,22 @@ export {
 } from './kit/check-strategy.ts';
 export { generateTranscript, buildTranscript, type TurnSpec } from './kit/generate.ts';
 
+// Judges, checks, reporters and providers: the extension points beside strategies (docs/config.md)
+export {
+  defineCriterion,
+  criteria,
+  getCriterion,
+  type Criterion,
+  type ReferencePart,
+  type CriterionRegistry,
+} from '../judges/criteria/index.ts';
+export type { LabelNeed } from '../judges/criteria/define.ts';
+export { defineCheck, type Check, type CheckContext, type CheckVerdict } from '../judges/define-check.ts';
+export { builtinChecks, runChecks } from '../judges/checks.ts';
+export { defineReporter, defineProvider } from './config/define-config.ts';
+export { providerFactories } from './providers/index.ts';
+export type { Reporter, ReportContext, RunStartInfo, Progress } from './runner/reporters.ts';
+
 // Assembling a handoff
 export { finishHandoff, trackCalls, callsMadeThrough, type HandoffParts } from '../strategies/finish.ts';
 export {
@@ -150,4 +166,7 @@ export type {
   GateThresholds,
   SuiteSelection,
   SourceMode,
+  ProviderSettings,
+  ProviderFactory,
+  ReporterEntry,
 } from './config/types.ts';

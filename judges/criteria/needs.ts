@@ -19,11 +19,7 @@ const lacks: Record<LabelNeed, (c: Case) => string | null> = {
  * criterion is not sent to the judge: its score is null with this reason (issue 14: an unlabelled
  * case used to score 5.00 on every criterion for every arm).
  */
-export function unscorableReason(
-  criterion: string,
-  c: Case,
-  extra: CriterionRegistry = {},
-): string | null {
+export function unscorableReason(criterion: string, c: Case, extra: CriterionRegistry = {}): string | null {
   for (const need of getCriterion(criterion, extra)?.needs ?? []) {
     const why = lacks[need](c);
     if (why) return `unscored: ${why}`;
