@@ -1,6 +1,7 @@
 import type { Criterion } from '../../judges/criteria/define.ts';
 import type { Check } from '../../judges/define-check.ts';
 import { ConfigError } from '../errors.ts';
+import { configDefaults } from './defaults.ts';
 import type { ReporterEntry, ResolvedConfig, UserConfig } from './types.ts';
 
 /** The built-in criterion ids and check names a config's own may not take. */
@@ -25,7 +26,7 @@ export function resolvePlugins(
   };
 }
 
-export const defaultReporters: readonly ReporterEntry[] = ['progress', 'md', 'csv', 'json', 'html'];
+export const defaultReporters: readonly ReporterEntry[] = configDefaults.reporters;
 
 function array(v: unknown, field: string, file: string): unknown[] {
   if (!Array.isArray(v)) throw new ConfigError(file, field, `must be an array (got ${JSON.stringify(v)})`);

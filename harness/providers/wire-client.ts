@@ -2,6 +2,7 @@ import type { ResolvedConfig } from '../config/types.ts';
 import { MissingKeyError, ProviderError, type ProviderErrorCode, type ProviderErrorKind } from '../errors.ts';
 import { envSecrets, keyAsSent } from '../redact.ts';
 import { maskedSdkLogger } from './sdk-logger.ts';
+import { configDefaults } from '../config/defaults.ts';
 import { createTransport, ATTEMPT_TAG, type AttemptTag, type Transport } from './transport.ts';
 import { BodyError, checkBody } from './body-check.ts';
 
@@ -19,7 +20,8 @@ export interface ClientSettings {
   secrets: string[];
 }
 
-export const clientDefaults = { maxRetries: 4, timeoutMs: 120_000, concurrency: 16 };
+/** The SDK client's settings a provider does not set (`configDefaults.providers`). */
+export const clientDefaults = configDefaults.providers;
 
 interface KeySpec {
   provider: 'anthropic' | 'openai';

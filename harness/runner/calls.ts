@@ -1,4 +1,5 @@
 import pLimit, { type LimitFunction } from 'p-limit';
+import { configDefaults } from '../config/defaults.ts';
 import type {
   CallRecord,
   ModelRequest,
@@ -55,7 +56,12 @@ export function createCallPath(opts: CallPathOptions): CallPath {
     if (!l)
       limits.set(
         provider,
-        (l = pLimit(config.providers[provider]?.concurrency ?? (provider === 'sim' ? 64 : 16))),
+        (l = pLimit(
+          config.providers[provider]?.concurrency ??
+            (provider === 'sim'
+              ? configDefaults.providers.simConcurrency
+              : configDefaults.providers.concurrency),
+        )),
       );
     return l;
   };

@@ -1,4 +1,4 @@
-import type { CommandModule } from 'yargs';
+import type { Command } from '../command.ts';
 import { InputError } from '../../errors.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import type { ResolvedConfig } from '../../config/types.ts';
@@ -22,7 +22,7 @@ interface ListArgs {
 const kinds = ['strategies', 'suites', 'arms', 'cases', 'providers', 'criteria', 'checks'] as const;
 type Kind = (typeof kinds)[number];
 
-export const listCommand: CommandModule<object, ListArgs> = {
+export const listCommand: Command<ListArgs> = {
   command: 'list [what]',
   describe: 'List strategies, suites, arms, cases, providers, criteria or checks',
   builder: (y) =>

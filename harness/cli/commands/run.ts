@@ -1,5 +1,5 @@
+import type { Command } from '../command.ts';
 import { join } from 'node:path';
-import type { CommandModule } from 'yargs';
 import { loadConfig } from '../../config/load-config.ts';
 import { doneCells, runExperiment } from '../../runner/run.ts';
 import { InputError } from '../../errors.ts';
@@ -10,7 +10,6 @@ import { openResume } from '../../runner/run-dir.ts';
 import { readJsonl } from '../../runner/journal.ts';
 import { resolveReporters } from '../../runner/reporters-map.ts';
 import { printOutcome } from '../run-outcome.ts';
-import { exitState } from '../exit.ts';
 import { onInterrupt } from '../interrupt.ts';
 import { listValues } from './flags.ts';
 
@@ -35,7 +34,7 @@ interface RunArgs {
   sourceToolBudget?: number;
 }
 
-export const runCommand: CommandModule<object, RunArgs> = {
+export const runCommand: Command<RunArgs> = {
   command: 'run',
   describe: 'Run the experiment in eval.config.ts (every suite × arm × rep) and write runs/<id>/',
   builder: (y) =>
@@ -142,10 +141,9 @@ export const runCommand: CommandModule<object, RunArgs> = {
         );
       for (const note of outcome.notes ?? []) process.stderr.write(`${note}\n`);
       if (outcome.interrupted) {
-        exitState.code = 130;
-        return;
+        return 130;
       }
-      exitState.code = printOutcome(outcome, config);
+      return printOutcome(outcome, config);
     } finally {
       release();
     }
