@@ -1,10 +1,73 @@
+/** A model call's failure, as a row's error_code (docs/results.md#error-codes). */
+export type ProviderErrorCode =
+  | 'provider_error'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'model_not_found'
+  | 'context_length_exceeded'
+  | 'bad_response'
+  | 'batch_errored'
+  | 'batch_expired'
+  | 'batch_canceled'
+  | 'batch_create_failed';
+
+/** A receiver answer no score can be given to. */
+export type UnusableCode = 'empty_answer' | 'refusal' | 'content_filter';
+
+/** Bad input: the CLI exits 2 with one line; in a cell, the row's error_code. */
+export type InputErrorCode =
+  | 'usage'
+  | 'config_invalid'
+  | 'case_invalid'
+  | `unknown_${string}`
+  | 'import_failed'
+  | 'cache_unavailable'
+  | 'missing_key'
+  | 'world_invalid'
+  | 'bad_param'
+  | 'bad_flag'
+  | 'bad_format'
+  | 'bad_sweep'
+  | 'bad_strategy'
+  | 'bad_journal'
+  | 'bad_baseline'
+  | 'baseline_schema'
+  | 'duplicate_arm'
+  | 'labeller_invalid'
+  | 'labeller_failed'
+  | 'batch_unsupported'
+  | 'merge_mismatch'
+  | 'merge_missing'
+  | 'merge_unplanned'
+  | 'no_baseline'
+  | 'no_child'
+  | 'no_spawn'
+  | 'no_call'
+  | 'no_journal'
+  | 'not_a_run'
+  | 'not_found'
+  | 'not_generated'
+  | 'nothing_to_run'
+  | 'run_exists'
+  | 'run_locked'
+  | 'empty_run'
+  | 'kit_input'
+  | 'invalid';
+
+/**
+ * Every error code: what `HarnessError.code` holds and a result row's `error_code` names. `internal`
+ * is an error that is not a HarnessError (a bug, or a user hook that threw).
+ */
+export type ErrorCode =
+  ProviderErrorCode | UnusableCode | InputErrorCode | 'subagent_contract' | 'tool_error' | 'internal';
+
 /**
  * Errors with a stable `code`. Causes are wrapped with `{cause}` so an SDK error keeps its status and
  * request id; nothing is flattened to a string that loses what it was.
  */
 export class HarnessError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;
     this.code = code;
@@ -13,7 +76,8 @@ export class HarnessError extends Error {
 
 /** Bad user input (config, flags, case files): the CLI exits 2 with this one line. */
 export class InputError extends HarnessError {
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  declare readonly code: InputErrorCode;
+  constructor(code: InputErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
   }
 }
@@ -96,10 +160,20 @@ export class SubagentContractError extends HarnessError {
   }
 }
 
+/**
+ * What failed: an HTTP error status, a timeout, a connection that failed, a 2xx body that could not be
+ * read, or something else (a simulated failure names the kind it simulates).
+ */
+export type ProviderErrorKind = 'http' | 'timeout' | 'connection' | 'bad_body' | 'other';
+
 export interface ProviderErrorOptions {
   cause?: unknown;
   /** The row's error_code. @default 'provider_error' */
-  code?: string;
+  code?: ProviderErrorCode;
+  /** @default 'http' with a status, else 'other' */
+  kind?: ProviderErrorKind;
+  /** Retries the call made before it failed for good (the SDK's, counted by the transport). @default 0 */
+  retries?: number;
   /**
    * Every later call would fail the same way (a rejected key, a model the endpoint does not have):
    * the run stops after it instead of turning each remaining cell into the same error row.
@@ -111,6 +185,9 @@ export interface ProviderErrorOptions {
 
 /** A model call failed for good (retries exhausted, bad request, missing key). */
 export class ProviderError extends HarnessError {
+  declare readonly code: ProviderErrorCode;
+  readonly kind: ProviderErrorKind;
+  readonly retries: number;
   readonly fatal: boolean;
   readonly baseURL: string | undefined;
   constructor(
@@ -121,6 +198,8 @@ export class ProviderError extends HarnessError {
     options: ProviderErrorOptions = {},
   ) {
     super(options.code ?? 'provider_error', message, { cause: options.cause });
+    this.kind = options.kind ?? (status !== undefined ? 'http' : 'other');
+    this.retries = options.retries ?? 0;
     this.fatal = options.fatal === true;
     this.baseURL = options.baseURL;
   }
@@ -133,8 +212,9 @@ export function isFatal(err: unknown): err is ProviderError {
 
 /** A receiver answer no score can be given to: empty, refused, or stopped by a content filter. */
 export class UnusableAnswerError extends HarnessError {
+  declare readonly code: UnusableCode;
   constructor(
-    code: 'empty_answer' | 'refusal' | 'content_filter',
+    code: UnusableCode,
     readonly stopReason: string,
     detail: string,
   ) {
@@ -174,7 +254,7 @@ export class ToolCallError extends HarnessError {
 }
 
 /** One line describing an error for a result row: the message plus status and request id when known. */
-export function describeError(err: unknown): { message: string; code: string } {
+export function describeError(err: unknown): { message: string; code: ErrorCode } {
   if (err instanceof ProviderError) {
     const bits = [err.message];
     if (err.status !== undefined) bits.push(`status ${err.status}`);

@@ -9,6 +9,7 @@
 // Config, strategies, sweeps, the test kit
 export { defineConfig } from './config/define-config.ts';
 export { resolveConfig } from './config/resolve-config.ts';
+export { configDefaults } from './config/defaults.ts';
 export { sweep, sweepArmName, type SweepGrid, type SweepOptions } from './config/sweep.ts';
 export { defineStrategy, resolveParams } from '../strategies/define.ts';
 export { strategies, getStrategy, type StrategyName } from '../strategies/index.ts';
@@ -20,6 +21,22 @@ export {
   type InvariantName,
 } from './kit/check-strategy.ts';
 export { generateTranscript, buildTranscript, type TurnSpec } from './kit/generate.ts';
+
+// Judges, checks, reporters and providers: the extension points beside strategies (docs/config.md)
+export {
+  defineCriterion,
+  criteria,
+  getCriterion,
+  type Criterion,
+  type ReferencePart,
+  type CriterionRegistry,
+} from '../judges/criteria/index.ts';
+export type { LabelNeed } from '../judges/criteria/define.ts';
+export { defineCheck, type Check, type CheckContext, type CheckVerdict } from '../judges/define-check.ts';
+export { builtinChecks, runChecks } from '../judges/checks.ts';
+export { defineReporter, defineProvider } from './config/define-config.ts';
+export { providerFactories } from './providers/index.ts';
+export type { Reporter, ReportContext, RunStartInfo, Progress } from './runner/reporters.ts';
 
 // Assembling a handoff
 export { finishHandoff, trackCalls, callsMadeThrough, type HandoffParts } from '../strategies/finish.ts';
@@ -150,4 +167,7 @@ export type {
   GateThresholds,
   SuiteSelection,
   SourceMode,
+  ProviderSettings,
+  ProviderFactory,
+  ReporterEntry,
 } from './config/types.ts';

@@ -6,6 +6,8 @@
  * (the *handoff*). A *cell* is one (suite, case, arm, rep) and produces one *result row*.
  */
 
+import type { ErrorCode } from './errors.ts';
+
 // ---------------------------------------------------------------------------------------------
 // Transcripts
 // ---------------------------------------------------------------------------------------------
@@ -656,7 +658,8 @@ export interface ResultRow {
   rep: number;
   status: CellStatus;
   error: string | null;
-  error_code: string | null;
+  /** One of the ErrorCode union (harness/errors.ts); null on an ok row. */
+  error_code: ErrorCode | null;
   /**
    * The stop reason of the receiver's final call (CallRecord.stopReason); null when it made none.
    * Absent in journals written before it existed.

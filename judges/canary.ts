@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
 import type { ResolvedConfig } from '../harness/config/types.ts';
 import type { ModelResponse, ModelRole, ModelRequestInput, Provider, ResultRow } from '../harness/types.ts';
 import { fence } from '../harness/text/fence.ts';
@@ -177,7 +176,11 @@ export function formatCanary(r: CanaryReport): string {
   return lines.join('\n');
 }
 
-async function main(argv: string[]): Promise<number> {
+/**
+ * `node bin/canary.js [--provider p] [--samples k] [--config f] [--json]`: the canary against the
+ * configured judge. Returns the exit code (0 passed, 1 failed); bin/canary.js sets it.
+ */
+export async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -204,14 +207,4 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     for (const p of Object.values(providers)) await p.close?.();
   }
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2)).then(
-    (code) => (process.exitCode = code),
-    (err: unknown) => {
-      process.stderr.write(`canary: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exitCode = 2;
-    },
-  );
 }

@@ -3,6 +3,7 @@ import { sessionShapeOf } from '../harness/transcript/session-shape.ts';
 import { allOnLine, indexText, lineWithAll, type TextIndex } from '../harness/text/cues.ts';
 import { renderMessages } from '../strategies/render.ts';
 import { contrastWords, handoffPhrases, notSearchedCues, recapSignature } from './signals.ts';
+import { defineCheck, type Check, type CheckContext, type CheckVerdict } from './define-check.ts';
 
 export { handoffPhrases } from './signals.ts';
 
@@ -17,29 +18,98 @@ export { handoffPhrases } from './signals.ts';
  * - contradictions_surfaced (cases with labelled contradictions between children): every one is named
  *   in the answer — both claims on one line with a word of contrast;
  * - not_searched_named (cases listing what no child searched): every such place is named as unsearched.
+ * The registry, in the order a row lists them; the config's `checks` run after these.
  */
-export function runChecks(c: Case, handoff: Handoff, answer: string): CheckResult[] {
-  const out: CheckResult[] = [];
-  const ans = indexText(answer);
-  const recap = ans.has(recapSignature);
-  out.push({
+export const builtinChecks: readonly Check[] = [
+  defineCheck({
     name: 'no_recap_signature',
-    passed: !recap,
-    detail: recap ? `answer contains "${recapSignature}"` : 'no recap signature',
-  });
-  if (sessionShapeOf(c) === 'owned') out.push(handoffLanguageCheck(answer));
-  out.push(...handoffChecks(handoff));
-  if (c.reference.orchestration) {
-    const acted = lineWithAll(ans, c.reference.orchestration.cues) !== undefined;
-    out.push({
-      name: 'no_second_assignment',
-      passed: !acted,
-      detail: acted ? "child acted on the parent's orchestration request" : 'did its own task only',
-    });
+    description: 'the answer does not contain the recap signature',
+    run: ({ answerIndex }) => {
+      const recap = answerIndex.has(recapSignature);
+      return { passed: !recap, detail: recap ? `answer contains "${recapSignature}"` : 'no recap signature' };
+    },
+  }),
+  defineCheck({
+    name: 'no_handoff_language',
+    description: 'owned sessions: no hand-off narrative where no hand-off happened',
+    applies: (ctx) => sessionShapeOf(ctx.case) === 'owned',
+    run: ({ answer }) => verdictOf(handoffLanguageCheck(answer)),
+  }),
+  defineCheck({
+    name: 'markers_present',
+    description: 'every recorded truncation marker is rendered, and its count matches what was dropped',
+    run: ({ handoff }) => verdictOf(memoByHandoff(markersMemo, handoff, markersCheck)),
+  }),
+  defineCheck({
+    name: 'tool_pairing_intact',
+    description: 'every tool call the receiver sees has its result after it, and vice versa',
+    run: ({ handoff }) => verdictOf(memoByHandoff(pairingMemo, handoff, (h) => pairingCheck(h.messages))),
+  }),
+  defineCheck({
+    name: 'no_second_assignment',
+    description: "spawn cases: the child did not act on the parent's orchestration request",
+    applies: (ctx) => Boolean(ctx.case.reference.orchestration),
+    run: ({ case: c, answerIndex }) => {
+      const acted = lineWithAll(answerIndex, c.reference.orchestration!.cues) !== undefined;
+      return {
+        passed: !acted,
+        detail: acted ? "child acted on the parent's orchestration request" : 'did its own task only',
+      };
+    },
+  }),
+  defineCheck({
+    name: 'contradictions_surfaced',
+    description: 'every labelled contradiction between children is named in the answer',
+    applies: (ctx) => Boolean(ctx.case.reference.contradictions?.length),
+    run: ({ case: c, answerIndex }) => verdictOf(contradictionsCheck(c, answerIndex)),
+  }),
+  defineCheck({
+    name: 'not_searched_named',
+    description: 'every place no child searched is named as unsearched',
+    applies: (ctx) => Boolean(ctx.case.reference.notSearched?.length),
+    run: ({ case: c, answerIndex }) => verdictOf(notSearchedCheck(c, answerIndex)),
+  }),
+];
+
+/**
+ * Runs the given checks (the built-in ones unless told otherwise) in order; a check that does not
+ * apply to the cell leaves no entry.
+ */
+export function runChecks(
+  c: Case,
+  handoff: Handoff,
+  answer: string,
+  checks: readonly Check[] = builtinChecks,
+): CheckResult[] {
+  const ctx: CheckContext = { case: c, handoff, answer, answerIndex: indexText(answer) };
+  const out: CheckResult[] = [];
+  for (const check of checks) {
+    if (check.applies && !check.applies(ctx)) continue;
+    const v = check.run(ctx);
+    out.push({ name: check.name, passed: v.passed, detail: v.detail ?? '' });
   }
-  if (c.reference.contradictions?.length) out.push(contradictionsCheck(c, ans));
-  if (c.reference.notSearched?.length) out.push(notSearchedCheck(c, ans));
   return out;
+}
+
+function verdictOf(r: CheckResult): CheckVerdict {
+  return { passed: r.passed, detail: r.detail };
+}
+
+/** The checks that read the handoff alone run once per handoff (one is shared by the reps of a deterministic arm). */
+const markersMemo = new WeakMap<Handoff, CheckResult>();
+const pairingMemo = new WeakMap<Handoff, CheckResult>();
+
+function memoByHandoff(
+  memo: WeakMap<Handoff, CheckResult>,
+  h: Handoff,
+  check: (h: Handoff) => CheckResult,
+): CheckResult {
+  let r = memo.get(h);
+  if (!r) {
+    r = check(h);
+    memo.set(h, r);
+  }
+  return r;
 }
 
 export function contradictionsCheck(c: Case, ans: TextIndex): CheckResult {
@@ -67,18 +137,6 @@ export function notSearchedCheck(c: Case, ans: TextIndex): CheckResult {
     detail: `${named.length}/${items.length} unsearched place(s) named`,
   };
 }
-
-/** The checks that read the handoff alone, once per handoff (one is shared by the reps of a deterministic arm). */
-function handoffChecks(h: Handoff): readonly [CheckResult, CheckResult] {
-  let checks = checkedHandoffs.get(h);
-  if (!checks) {
-    checks = [markersCheck(h), pairingCheck(h.messages)];
-    checkedHandoffs.set(h, checks);
-  }
-  return checks;
-}
-
-const checkedHandoffs = new WeakMap<Handoff, readonly [CheckResult, CheckResult]>();
 
 export function handoffLanguageCheck(answer: string): CheckResult {
   const ans = indexText(answer);

@@ -6,6 +6,7 @@ import type {
   ModelResponse,
 } from '../harness/types.ts';
 import { judgeRequest, submitScoresName } from './judge-request.ts';
+import type { CriterionRegistry } from './criteria/index.ts';
 
 export { judgeRequest, submitScoresTool, submitScoresName } from './judge-request.ts';
 
@@ -23,6 +24,8 @@ export interface JudgeOptions {
   samples?: number;
   /** Sampling temperature. @default 0 for one sample, 1 for several (k samples at temperature 0 would be near-copies). */
   temperature?: number;
+  /** The config's own criteria, by id, beside the library's. @default {} */
+  registry?: CriterionRegistry;
 }
 
 export interface JudgeOutcome {
@@ -52,7 +55,10 @@ export async function judgeCriteria(
 ): Promise<JudgeOutcome> {
   const o = typeof opts === 'number' ? { samples: opts } : opts;
   const samples = Math.max(1, o.samples ?? 1);
-  const request = judgeRequest(c, answer, criteria, { temperature: o.temperature ?? (samples > 1 ? 1 : 0) });
+  const request = judgeRequest(c, answer, criteria, {
+    temperature: o.temperature ?? (samples > 1 ? 1 : 0),
+    registry: o.registry,
+  });
   const responses: ModelResponse[] = [];
   const runs: ParsedScores[] = [];
   for (let k = 0; k < samples; k++) runs.push(await judgeSample(request, criteria, call, responses));

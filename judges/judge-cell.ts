@@ -11,6 +11,8 @@ import { judgeCriteria, type JudgeCall } from './criterion-judge.ts';
 import { overstatedCount, survival, survivalByLocation, survivalRates } from './survival.ts';
 import { classifySurvival } from './survival-llm.ts';
 import { runChecks } from './checks.ts';
+import type { Check } from './define-check.ts';
+import type { CriterionRegistry } from './criteria/index.ts';
 import { unscorableReason } from './criteria/needs.ts';
 
 export interface JudgeCellOptions {
@@ -24,6 +26,10 @@ export interface JudgeCellOptions {
   temperature?: number;
   /** false: no LLM criterion judge (scores stay empty). @default true */
   criteria?: boolean;
+  /** The config's own criteria, by id, beside the library's (a case names the ones it is judged on). @default {} */
+  registry?: CriterionRegistry;
+  /** The deterministic checks to run, in order. @default builtinChecks */
+  checks?: readonly Check[];
 }
 
 export type JudgedFields = Pick<
@@ -59,7 +65,7 @@ export async function judgeCell(
   // A criterion whose labels the case lacks is not judged: it is null with the reason.
   const unscored = Object.fromEntries(
     c.criteria.flatMap((id) => {
-      const why = unscorableReason(id, c);
+      const why = unscorableReason(id, c, opts.registry);
       return why ? [[id, why] as const] : [];
     }),
   );
@@ -71,7 +77,7 @@ export async function judgeCell(
           c,
           answer,
           judged,
-          { samples: opts.samples, temperature: opts.temperature },
+          { samples: opts.samples, temperature: opts.temperature, registry: opts.registry },
           call,
         );
   const byId = new Map(judge.scores.map((s) => [s.criterion, s]));
@@ -81,7 +87,7 @@ export async function judgeCell(
   const llm = classifyWanted(opts)
     ? await classifySurvival(call, c.id, c.assertions, c.reference, det, { payload: h.payload, answer })
     : undefined;
-  const checks: CheckResult[] = runChecks(c, h, answer);
+  const checks: CheckResult[] = runChecks(c, h, answer, opts.checks);
   const results: SurvivalResult[] = llm?.results ?? det;
   return {
     fields: {

@@ -1,7 +1,13 @@
 import type { Case, ModelRequestInput, ToolSpec } from '../harness/types.ts';
 import { CaseValidationError } from '../harness/errors.ts';
 import { fence } from '../harness/text/fence.ts';
-import { criterionIds, getCriterion, type Criterion, type ReferencePart } from './criteria/index.ts';
+import {
+  allCriterionIds,
+  getCriterion,
+  type Criterion,
+  type CriterionRegistry,
+  type ReferencePart,
+} from './criteria/index.ts';
 import { sessionShapeLine } from './signals.ts';
 import { sessionShapeOf } from '../harness/transcript/session-shape.ts';
 
@@ -50,6 +56,8 @@ export function submitScoresTool(criteria: readonly string[]): ToolSpec {
 export interface JudgeRequestOptions {
   /** Sampling temperature. @default 0 */
   temperature?: number;
+  /** The config's own criteria, by id, beside the library's. @default {} */
+  registry?: CriterionRegistry;
 }
 
 export function judgeRequest(
@@ -58,7 +66,7 @@ export function judgeRequest(
   criteria: readonly string[],
   opts: JudgeRequestOptions = {},
 ): ModelRequestInput {
-  const rubrics = criteria.map((id) => rubricOf(c, id));
+  const rubrics = criteria.map((id) => rubricOf(c, id, opts.registry));
   const f = fence(answer);
   const system = [
     'You are an evaluation judge. Score one answer on each criterion from 1 to 5. Each criterion has anchors saying what a 1, a 3 and a 5 look like; 2 and 4 fall between them.',
@@ -85,14 +93,14 @@ export function judgeRequest(
 }
 
 /** An unknown criterion is a case error (the cell becomes an error row naming it), never "(no rubric)". */
-function rubricOf(c: Case, id: string): Criterion {
-  const cr = getCriterion(id);
+function rubricOf(c: Case, id: string, registry: CriterionRegistry = {}): Criterion {
+  const cr = getCriterion(id, registry);
   if (!cr)
     throw new CaseValidationError(
       c.file ?? c.suite,
       c.id,
       'criteria',
-      `unknown criterion "${id}"; valid: ${criterionIds.join(', ')}`,
+      `unknown criterion "${id}"; valid: ${allCriterionIds(registry).join(', ')}`,
     );
   return cr;
 }

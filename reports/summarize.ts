@@ -101,50 +101,11 @@ function suiteSummary(suite: string, rows: ResultRow[], test?: PairedTestRule): 
   const scored = [...new Set(rows.flatMap((r) => Object.keys(r.scores)))];
   const primary = primaryCriterion(rows, scored);
   const criteria = orderCriteria(scored, primary);
-  const byArm = groupBy(rows, (r) => r.arm);
-  const names = [...byArm.keys()].sort((a, b) =>
-    a === baselineArm ? -1 : b === baselineArm ? 1 : a < b ? -1 : a > b ? 1 : 0,
-  );
-  const parts = names.map((arm) => {
-    const g = byArm.get(arm)!;
-    const ok = g.filter((r) => r.status === 'ok');
-    const scores: ArmSummary['scores'] = {};
-    for (const c of criteria) {
-      const s = criterionSummary(ok, c);
-      if (s) scores[c] = s;
-    }
-    return { arm, g, rows: g, ok, scores, tokens: tokenSummary(ok), latency: latencySummary(ok) };
-  });
+  const parts = armParts(rows, baselineArm, criteria);
   const base = parts.find((p) => p.arm === baselineArm) ?? null;
   const families = compareWithBaseline(parts, base, criteria, primary, `${rows[0]!.seed}/${suite}`, test);
   const inline = parts.find((p) => p.g[0]!.strategy === 'inline');
-  const arms = parts.map((p): ArmSummary => {
-    const first = p.g[0]!;
-    const errorCodes: Record<string, number> = {};
-    for (const r of p.g)
-      if (r.status === 'error')
-        errorCodes[r.error_code ?? 'unknown'] = (errorCodes[r.error_code ?? 'unknown'] ?? 0) + 1;
-    return {
-      arm: p.arm,
-      strategy: first.strategy,
-      params: first.params,
-      baseline: p.arm === baselineArm,
-      cells: p.g.length,
-      ok: p.ok.length,
-      errors: p.g.length - p.ok.length,
-      errorCodes,
-      ...withBaseline(p.tokens, p.latency, base && base !== p ? base : null),
-      scores: p.scores,
-      pass: passRate(p.ok, primary),
-      survival: survivalSummary(p.ok),
-      survivalByLocation: locationSurvivalSummary(p.ok),
-      overstated: overstatedSummary(p.ok),
-      checks: checkSummary(p.ok),
-      cost: costSummary(p.g),
-      calls: callSummary(p.g),
-      ...optional('live', liveSummary(p.ok, inline ? { arm: inline.arm, rows: inline.ok } : null)),
-    };
-  });
+  const arms = parts.map((p) => armSummary(p, { baselineArm, base, primary, inline }));
   return {
     suite,
     baselineArm,
@@ -158,6 +119,58 @@ function suiteSummary(suite: string, rows: ResultRow[], test?: PairedTestRule): 
     arms,
     judge: judgeReliability(rows, criteria),
     ...withSweeps(sweepSummaries(rows, primary)),
+  };
+}
+
+type ArmPart = ReturnType<typeof armParts>[number];
+
+/** Each arm's rows, ok rows, scores, tokens and latency; the baseline arm first, the rest by name. */
+function armParts(rows: ResultRow[], baselineArm: string, criteria: string[]) {
+  const byArm = groupBy(rows, (r) => r.arm);
+  const names = [...byArm.keys()].sort((a, b) =>
+    a === baselineArm ? -1 : b === baselineArm ? 1 : a < b ? -1 : a > b ? 1 : 0,
+  );
+  return names.map((arm) => {
+    const g = byArm.get(arm)!;
+    const ok = g.filter((r) => r.status === 'ok');
+    const scores: ArmSummary['scores'] = {};
+    for (const c of criteria) {
+      const s = criterionSummary(ok, c);
+      if (s) scores[c] = s;
+    }
+    return { arm, g, rows: g, ok, scores, tokens: tokenSummary(ok), latency: latencySummary(ok) };
+  });
+}
+
+function armSummary(
+  p: ArmPart,
+  ctx: { baselineArm: string; base: ArmPart | null; primary: string | null; inline: ArmPart | undefined },
+): ArmSummary {
+  const { baselineArm, base, primary, inline } = ctx;
+  const first = p.g[0]!;
+  const errorCodes: Record<string, number> = {};
+  for (const r of p.g)
+    if (r.status === 'error')
+      errorCodes[r.error_code ?? 'unknown'] = (errorCodes[r.error_code ?? 'unknown'] ?? 0) + 1;
+  return {
+    arm: p.arm,
+    strategy: first.strategy,
+    params: first.params,
+    baseline: p.arm === baselineArm,
+    cells: p.g.length,
+    ok: p.ok.length,
+    errors: p.g.length - p.ok.length,
+    errorCodes,
+    ...withBaseline(p.tokens, p.latency, base && base !== p ? base : null),
+    scores: p.scores,
+    pass: passRate(p.ok, primary),
+    survival: survivalSummary(p.ok),
+    survivalByLocation: locationSurvivalSummary(p.ok),
+    overstated: overstatedSummary(p.ok),
+    checks: checkSummary(p.ok),
+    cost: costSummary(p.g),
+    calls: callSummary(p.g),
+    ...optional('live', liveSummary(p.ok, inline ? { arm: inline.arm, rows: inline.ok } : null)),
   };
 }
 

@@ -76,11 +76,20 @@ function compose(
   searched: string[],
   index: string[],
 ): string[] {
-  const lines = [
+  return [
     `research_result returned by ${opts.from} (a structured record; the transcript is not inlined)`,
     '',
+    ...findingLines(r, opts),
+    ...openLines(r),
+    ...coverageLines(r, searched),
+    ...checkLines(opts),
+    ...transcriptLines(opts, index),
   ];
-  lines.push(`Findings (${r.findings.length}):`);
+}
+
+/** Each finding with its confidence label, provenance and any guard flag on its claim. */
+function findingLines(r: ResearchResult, opts: ContractRenderOptions): string[] {
+  const lines = [`Findings (${r.findings.length}):`];
   if (r.findings.length === 0) lines.push('- (none)');
   for (const f of r.findings) {
     const flag = opts.flags
@@ -91,7 +100,12 @@ function compose(
       `- ${label[f.confidence] ?? String(f.confidence).toUpperCase()}: ${f.claim} — provenance: ${f.provenance.length ? f.provenance.join('; ') : '(none given)'}${flag}`,
     );
   }
-  lines.push('', 'Assumptions (taken as true to proceed; not verified):');
+  return lines;
+}
+
+/** Assumptions and unresolved questions, each marked as what it is. */
+function openLines(r: ResearchResult): string[] {
+  const lines = ['', 'Assumptions (taken as true to proceed; not verified):'];
   if (r.assumptions.length === 0) lines.push('- (none stated)');
   for (const a of r.assumptions) lines.push(`- ASSUMPTION (not verified): ${a}`);
   lines.push('', 'Unresolved:');
@@ -100,36 +114,43 @@ function compose(
     lines.push(
       `- UNRESOLVED (could not determine): ${text(u.question)} — would settle it: ${text(u.would_settle_it)}`,
     );
+  return lines;
+}
+
+/** What was searched (capped, with a marker), what was not, and the effort spent. */
+function coverageLines(r: ResearchResult, searched: string[]): string[] {
   const notSearched = r.coverage.not_searched;
-  lines.push('', 'Coverage:');
-  lines.push(
+  return [
+    '',
+    'Coverage:',
     `- searched (${r.coverage.searched?.length ?? 0}): ${searched.length ? searched.join('; ') : '(none listed)'}${searched.length < (r.coverage.searched?.length ?? 0) ? ` ${listMarker((r.coverage.searched?.length ?? 0) - searched.length, 'searched locations')}` : ''}`,
-  );
-  lines.push(
     `- NOT SEARCHED: ${notSearched === undefined ? '(not stated)' : notSearched.length ? notSearched.join('; ') : '(nothing listed)'}`,
-  );
-  lines.push(
     '',
     `Effort: ${r.effort.tool_calls ?? '(not stated)'} tool calls; budget exhausted: ${r.effort.budget_exhausted === true ? 'YES — the child may have stopped early' : r.effort.budget_exhausted === false ? 'no' : '(not stated)'}`,
-  );
+  ];
+}
+
+/** Guard flags that concern no single claim. */
+function checkLines(opts: ContractRenderOptions): string[] {
   const general = opts.flags.filter((x) => x.claim === undefined);
-  if (general.length) {
-    lines.push('', 'Parent-side checks:');
-    for (const g of general) lines.push(`- CHECK ${g.guard}: ${g.detail}`);
-  }
+  if (!general.length) return [];
+  return ['', 'Parent-side checks:', ...general.map((g) => `- CHECK ${g.guard}: ${g.detail}`)];
+}
+
+/** The transcripts' refs and the tool-call index the receiver can fetch spans from. */
+function transcriptLines(opts: ContractRenderOptions, index: string[]): string[] {
   const refs = opts.transcripts ?? [];
-  if (refs.length) {
+  if (!refs.length) return [];
+  const lines = [
+    '',
+    `Transcript${refs.length > 1 ? 's' : ''} (not inlined): ${refs.map((x) => x.ref).join(', ')} — call fetch_transcript_span(ref, tool_call_id) to read one tool call with its full input and result.`,
+  ];
+  const total = refs.reduce((n, x) => n + allTrailItems(x.transcript).length, 0);
+  if (index.length)
     lines.push(
-      '',
-      `Transcript${refs.length > 1 ? 's' : ''} (not inlined): ${refs.map((x) => x.ref).join(', ')} — call fetch_transcript_span(ref, tool_call_id) to read one tool call with its full input and result.`,
+      `Tool calls: ${index.join('; ')}${index.length < total ? ` ${listMarker(total - index.length, 'tool calls in the index')}` : ''}`,
     );
-    const total = refs.reduce((n, x) => n + allTrailItems(x.transcript).length, 0);
-    if (index.length)
-      lines.push(
-        `Tool calls: ${index.join('; ')}${index.length < total ? ` ${listMarker(total - index.length, 'tool calls in the index')}` : ''}`,
-      );
-    else if (total) lines.push(listMarker(total, 'tool calls in the index'));
-  }
+  else if (total) lines.push(listMarker(total, 'tool calls in the index'));
   return lines;
 }
 

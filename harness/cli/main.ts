@@ -1,7 +1,7 @@
 import yargs from 'yargs';
 import { InputError } from '../errors.ts';
 import { commands } from './commands/index.ts';
-import { exitState } from './exit.ts';
+import { register } from './command.ts';
 import { harnessVersion } from '../version.ts';
 
 /**
@@ -35,7 +35,9 @@ function lastValueWins(argv: Record<string, unknown>): void {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  exitState.code = 0;
+  // The exit code of this invocation, as the command's handler returned it (no state shared between calls).
+  let code = 0;
+  const done = (c: number) => void (code = c);
   let cli = yargs(argv)
     .scriptName('handoff-eval')
     .usage('$0 <command> [options]')
@@ -50,10 +52,10 @@ export async function main(argv: string[]): Promise<number> {
     .fail((msg, err) => {
       throw err ?? new InputError('usage', msg);
     });
-  for (const command of commands) cli = cli.command(command as never);
+  for (const command of commands) cli = register(cli, command, done);
   try {
     await cli.parseAsync();
-    return exitState.code;
+    return code;
   } catch (err) {
     // yargs re-throws what a flag's coerce threw (a checked numeric flag) as a YError with its message.
     if (err instanceof InputError || (err as Error)?.name === 'YError') {

@@ -1,10 +1,24 @@
-import type { UserConfig } from './types.ts';
-import type { Strategy } from '../types.ts';
+import type { ProviderFactory, UserConfig } from './types.ts';
+import type { Provider, Strategy } from '../types.ts';
+import type { Reporter } from '../runner/reporters.ts';
 
 /** Typed identity for eval.config.ts. */
 export function defineConfig(config: UserConfig): UserConfig {
   return config;
 }
 
+/** Typed identity for a reporter object (`reporters: ['md', defineReporter({...})]`); every hook is optional. */
+export function defineReporter<const R extends Reporter>(reporter: R): R {
+  return reporter;
+}
+
+/**
+ * Typed identity for a provider factory (`providers: { gateway: { create: defineProvider(...) } }`):
+ * it gets the resolved config and the provider's name, and returns the one Provider interface.
+ */
+export function defineProvider(factory: ProviderFactory): ProviderFactory {
+  return factory;
+}
+
 export type { UserConfig, ResolvedConfig } from './types.ts';
-export type { Strategy };
+export type { Strategy, Provider };

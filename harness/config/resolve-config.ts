@@ -13,26 +13,14 @@ import type {
   UserConfig,
 } from './types.ts';
 import { resolveSuites } from './suites.ts';
+import { configDefaults } from './defaults.ts';
+import { resolvePlugins } from './plugins.ts';
+import { providerFactories } from '../providers/index.ts';
 
-export const defaultModels: Record<string, ModelSpec> = {
-  small: { sim: 'sim-small', anthropic: 'claude-haiku-4-5', openai: 'gpt-4o-mini' },
-  large: { sim: 'sim-large', anthropic: 'claude-sonnet-4-5', openai: 'gpt-4o' },
-  judge: { sim: 'sim-judge', anthropic: 'claude-sonnet-4-5', openai: 'gpt-4o' },
-};
+/** The built-in model aliases (`configDefaults.models`). */
+export const defaultModels: Record<string, ModelSpec> = configDefaults.models;
 
-export const knownProviders = ['sim', 'anthropic', 'openai'] as const;
-
-const defaults = {
-  reps: 3,
-  seed: 1,
-  concurrency: 32,
-  budgetTokens: 200_000,
-  sourceToolBudget: 12,
-  cacheDir: '.handoff-cache',
-  outDir: 'runs',
-  casesDir: 'cases',
-  gate: { minMean: {}, maxDrop: 0.25, maxTokenGrowthPct: 10, maxErrorRate: 0.02, minCells: 6 },
-};
+const defaults = configDefaults;
 
 /** defaults < config file < CLI flags; every field checked, errors name the file and the field. */
 export function resolveConfig(
@@ -66,15 +54,19 @@ export function resolveConfig(
     'maxErrorRate',
     'primaryCriterion',
     'strategies',
+    'criteria',
+    'checks',
+    'reporters',
   ]);
   for (const key of Object.keys(user))
     if (!known.has(key)) throw new ConfigError(where, key, `unknown field; valid: ${[...known].join(', ')}`);
   const models = { ...defaultModels, ...check.record(user.models, 'models') } as Record<string, ModelSpec>;
-  const provider = resolveProvider(user.provider, flags.provider, check);
-  const criteria = user.judge?.criteria ?? true;
+  const providers = check.record(user.providers, 'providers') ?? {};
+  const provider = resolveProvider(user.provider, flags.provider, check, providerNamesOf(providers, check));
+  const criteria = user.judge?.criteria ?? defaults.judge.criteria;
   if (typeof criteria !== 'boolean')
     throw new ConfigError(where, 'judge.criteria', `must be true or false (got ${JSON.stringify(criteria)})`);
-  const classify = user.judge?.classify ?? 'auto';
+  const classify = user.judge?.classify ?? defaults.judge.classify;
   if (!['auto', 'on', 'off'].includes(classify))
     throw new ConfigError(
       where,
@@ -82,8 +74,8 @@ export function resolveConfig(
       `must be 'auto', 'on' or 'off' (got ${JSON.stringify(classify)})`,
     );
   const judge = {
-    model: check.string(user.judge?.model, 'judge.model') ?? 'judge',
-    samples: check.positiveInt(user.judge?.samples, 'judge.samples') ?? 1,
+    model: check.string(user.judge?.model, 'judge.model') ?? defaults.judge.model,
+    samples: check.positiveInt(user.judge?.samples, 'judge.samples') ?? defaults.judge.samples,
     criteria,
     classify,
   };
@@ -94,7 +86,10 @@ export function resolveConfig(
       `unknown model alias "${judge.model}"; valid: ${Object.keys(models).join(', ')}`,
     );
   const cacheEnabled = flags.cache === false ? false : user.cache !== false;
-  const gate = resolveGateThresholds({ ...defaults.gate, ...check.record(user.gate, 'gate') }, file);
+  const gate = resolveGateThresholds(
+    { ...defaults.gate, minMean: {}, ...check.record(user.gate, 'gate') },
+    file,
+  );
   const strategies = check.record(user.strategies, 'strategies') ?? {};
   return {
     configFile: file,
@@ -117,12 +112,12 @@ export function resolveConfig(
       enabled: cacheEnabled,
       dir:
         (typeof user.cache === 'object' ? check.string(user.cache.dir, 'cache.dir') : undefined) ??
-        defaults.cacheDir,
+        defaults.cache.dir,
     },
     outDir: flags.out ?? check.string(user.outDir, 'outDir') ?? defaults.outDir,
     casesDir: check.string(user.casesDir, 'casesDir') ?? defaultCasesDir(),
     sim: check.record(user.sim, 'sim') ?? {},
-    providers: check.record(user.providers, 'providers') ?? {},
+    providers,
     prices: check.record(user.prices, 'prices') ?? {},
     gate,
     maxErrorRate:
@@ -131,6 +126,7 @@ export function resolveConfig(
       gate.maxErrorRate,
     primaryCriterion: check.stringRecord(user.primaryCriterion, 'primaryCriterion') ?? {},
     strategies,
+    ...resolvePlugins(user, where),
     quiet: flags.quiet ?? false,
     shard: parseShard(flags.shard, where),
     batch: flags.batch ?? false,
@@ -142,17 +138,28 @@ function flag(name: string, value: number | undefined, rule: NumberRule): number
   return value === undefined ? undefined : checkNumberFlag(name, value, rule);
 }
 
+/** The providers a role may name: the built-in factories and the config's own (`providers.<name>.create`). */
+function providerNamesOf(providers: NonNullable<UserConfig['providers']>, check: Checker): string[] {
+  const own = Object.entries(providers).flatMap(([name, p]) => {
+    if (p?.create !== undefined && typeof p.create !== 'function')
+      check.fail(`providers.${name}.create`, 'must be a provider factory function', p.create);
+    return p?.create ? [name] : [];
+  });
+  return [...new Set([...Object.keys(providerFactories), ...own])];
+}
+
 function resolveProvider(
   value: UserConfig['provider'],
   flag: ProviderName | undefined,
   check: Checker,
+  known: readonly string[],
 ): ResolvedConfig['provider'] {
   const valid = (name: unknown, field: string): ProviderName => {
-    if (typeof name !== 'string' || !(knownProviders as readonly string[]).includes(name)) {
+    if (typeof name !== 'string' || !known.includes(name)) {
       throw new ConfigError(
         check.file,
         field,
-        `unknown provider "${String(name)}"; valid: ${knownProviders.join(', ')}`,
+        `unknown provider "${String(name)}"; valid: ${known.join(', ')}`,
       );
     }
     return name;
@@ -162,10 +169,10 @@ function resolveProvider(
     return { source: p, receiver: p, judge: p };
   }
   if (value === undefined || typeof value === 'string') {
-    const p = valid(value ?? 'sim', 'provider');
+    const p = valid(value ?? configDefaults.provider, 'provider');
     return { source: p, receiver: p, judge: p };
   }
-  const d = valid(value.default ?? 'sim', 'provider.default');
+  const d = valid(value.default ?? configDefaults.provider, 'provider.default');
   return {
     source: value.source ? valid(value.source, 'provider.source') : d,
     receiver: value.receiver ? valid(value.receiver, 'provider.receiver') : d,
@@ -194,7 +201,7 @@ function resolveLive(
     check.positiveInt(s.sourceToolBudget, `suites[${i}].sourceToolBudget`);
   });
   return {
-    mode: flagMode ?? mode(user.mode, 'mode') ?? 'recorded',
+    mode: flagMode ?? mode(user.mode, 'mode') ?? defaults.mode,
     modeForced: flagMode !== undefined,
     sourceToolBudget: budget,
   };

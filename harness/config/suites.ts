@@ -80,16 +80,31 @@ function selection(s: unknown, field: string, ctx: SuiteContext): ResolvedSuiteS
       for (const arm of flat(entry, `${field}.extraArms[${i}]`))
         added.push(checkArm(arm.value, arm.field, ctx));
   if (added.length) out.extraArms = added;
-  if (sel.cases !== undefined) {
-    const cases = list(sel.cases, `${field}.cases`, ctx);
-    if (cases.some((c) => typeof c !== 'string'))
-      throw new ConfigError(ctx.file, `${field}.cases`, 'must be an array of case ids');
-    out.cases = cases as string[];
-  }
+  if (sel.cases !== undefined) out.cases = names(sel.cases, `${field}.cases`, 'case ids', ctx);
+  // The names are checked against the suites and the registries when the experiment loads.
+  if (sel.criteria !== undefined)
+    out.criteria = names(sel.criteria, `${field}.criteria`, 'criterion ids', ctx);
+  if (sel.checks !== undefined) out.checks = names(sel.checks, `${field}.checks`, 'check names', ctx);
   return out;
 }
 
-const selectionFields = ['id', 'arms', 'cases', 'extraArms', 'mode', 'sourceToolBudget'];
+const selectionFields = [
+  'id',
+  'arms',
+  'cases',
+  'extraArms',
+  'mode',
+  'sourceToolBudget',
+  'criteria',
+  'checks',
+];
+
+function names(v: unknown, field: string, what: string, ctx: SuiteContext): string[] {
+  const items = list(v, field, ctx);
+  if (items.some((c) => typeof c !== 'string'))
+    throw new ConfigError(ctx.file, field, `must be an array of ${what}`);
+  return items as string[];
+}
 
 function list(v: unknown, field: string, ctx: SuiteContext): unknown[] {
   if (!Array.isArray(v)) throw new ConfigError(ctx.file, field, 'must be an array');

@@ -1,6 +1,18 @@
-import type { Arm, Strategy } from '../types.ts';
+import type { Arm, Provider, Strategy } from '../types.ts';
 import type { SimOptions } from '../providers/sim/index.ts';
 import type { BatchSettings } from '../batch/types.ts';
+import type { Criterion } from '../../judges/criteria/define.ts';
+import type { Check } from '../../judges/define-check.ts';
+import type { Reporter } from '../runner/reporters.ts';
+
+/**
+ * Makes a provider from the resolved config (its settings are `config.providers[name]`): the built-in
+ * ones (sim, anthropic, openai) and a user's own (`providers: { gateway: { create } }`) alike.
+ */
+export type ProviderFactory = (config: ResolvedConfig, name: string) => Provider | Promise<Provider>;
+
+/** A built-in reporter by name (`progress`, or a report format: `md`, `csv`, `json`, `html`), or a reporter object. */
+export type ReporterEntry = 'progress' | 'md' | 'csv' | 'json' | 'html' | (string & {}) | Reporter;
 
 /** A provider: the sim, anthropic, openai, or a name the config registers. */
 export type ProviderName = 'sim' | 'anthropic' | 'openai' | (string & {});
@@ -29,6 +41,11 @@ export interface ProviderSettings {
    * attempts (docs/providers.md, "Rate limits"); 'off' leaves it to the SDK's retries alone. @default 'adaptive'
    */
   rateLimits?: 'adaptive' | 'off';
+  /**
+   * A provider of your own (an in-house gateway): its factory, under the name `provider` and
+   * `models.<alias>.<name>` use. @default the built-in provider of that name
+   */
+  create?: ProviderFactory;
 }
 
 export interface Price {
@@ -66,6 +83,13 @@ export interface SuiteSelection {
   mode?: SourceMode;
   /** This suite's live tool-call budget. @default the config's `sourceToolBudget` */
   sourceToolBudget?: number;
+  /**
+   * The criteria this suite's cases are judged on (library ids or the config's `criteria`), replacing
+   * the suite's own list. @default the suite's (and each case's) own `criteria`
+   */
+  criteria?: string[];
+  /** The deterministic checks run on this suite (built-in names or the config's `checks`). @default every one */
+  checks?: string[];
 }
 
 /** A suite selection once resolved: arm names to keep, the arms added (flat, each checked). */
@@ -76,6 +100,8 @@ export interface ResolvedSuiteSelection {
   extraArms?: ArmInput[];
   mode?: SourceMode;
   sourceToolBudget?: number;
+  criteria?: string[];
+  checks?: string[];
 }
 
 /**
@@ -191,6 +217,25 @@ export interface UserConfig {
   primaryCriterion?: Record<string, string>;
   /** Strategies defined inline (by name), in addition to the registered ones. */
   strategies?: Record<string, Strategy<any>>;
+  /**
+   * Criteria of your own (`defineCriterion`), beside the library's: judged on a suite that names them
+   * (suite.json `criteria`, or a suite selection's `criteria`), shown in every report like built-in ones.
+   * @default []
+   */
+  criteria?: Criterion[];
+  /**
+   * Deterministic checks of your own (`defineCheck`), run on every cell after the built-in ones (a
+   * suite selection's `checks` narrows which run). @default []
+   */
+  checks?: Check[];
+  /**
+   * What `run` reports through, by name or as objects with optional hooks (vitest's reporters):
+   * `'progress'` (the progress line; dropped by `--quiet`) and the report files `'md'`, `'csv'`,
+   * `'json'`, `'html'`; a reporter object may write its own (`onReport`).
+   * @default ['progress', 'md', 'csv', 'json', 'html']
+   * @example ['progress', 'md', myReporter]
+   */
+  reporters?: ReporterEntry[];
 }
 
 /** The config after defaults, flags and validation: what every command runs with. */
@@ -221,6 +266,11 @@ export interface ResolvedConfig {
   maxErrorRate: number;
   primaryCriterion: Record<string, string>;
   strategies: Record<string, Strategy<any>>;
+  /** The config's own criteria, by id. */
+  criteria: Record<string, Criterion>;
+  /** The config's own checks, run after the built-in ones. */
+  checks: Check[];
+  reporters: ReporterEntry[];
   quiet: boolean;
   shard: { index: number; count: number } | null;
   /** `run --batch`: model calls go through the vendors' batch APIs at the batch price (docs/scale.md). */

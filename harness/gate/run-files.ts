@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallRecord, ResultRow } from '../types.ts';
-import { InputError } from '../errors.ts';
+import { InputError, type InputErrorCode } from '../errors.ts';
 import { readJsonl } from '../runner/journal.ts';
 import { readText } from '../text/read-text.ts';
 
@@ -51,7 +51,7 @@ export function readCalls(dir: string): CallRecord[] {
   return readJournal<CallRecord>(join(dir, 'calls.jsonl'));
 }
 
-export function readJsonObject(file: string, code: string): Record<string, unknown> {
+export function readJsonObject(file: string, code: InputErrorCode): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(readText(file));

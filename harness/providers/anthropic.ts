@@ -45,7 +45,8 @@ export async function createAnthropicProvider(
     config,
     env,
   );
-  const { default: Anthropic } = await import('@anthropic-ai/sdk');
+  const sdk = await import('@anthropic-ai/sdk');
+  const Anthropic = sdk.default;
   const { options, transport } = sdkOptions(settings);
   const baseURL = settings.baseURL ?? 'https://api.anthropic.com';
   const client = new Anthropic(
@@ -72,8 +73,8 @@ export async function createAnthropicProvider(
           costUsd: 0,
         };
       } catch (err) {
-        if (isUserAbort(err)) throw err;
-        throw toProviderError('anthropic', req.model, err, tag, baseURL);
+        if (isUserAbort(err, sdk)) throw err;
+        throw toProviderError('anthropic', req.model, err, tag, baseURL, sdk);
       }
     },
     async close() {

@@ -1,27 +1,45 @@
 import type { Provider } from '../types.ts';
-import type { ResolvedConfig } from '../config/types.ts';
+import type { ProviderFactory, ResolvedConfig } from '../config/types.ts';
 import { UnknownNameError } from '../errors.ts';
-import { createSimProvider } from './sim/index.ts';
 
-type Factory = (config: ResolvedConfig) => Promise<Provider>;
-
-/** Every provider kind, by name (explicit registry; vendor SDKs load only when used). */
-export const providerFactories: Record<string, Factory> = {
-  sim: async (config) => createSimProvider(config.sim),
+/**
+ * Every built-in provider, by name: the one list (config validation and `list providers` read it).
+ * Each loads on first use (vendor SDKs, the sim), so config resolution can import this. A config adds
+ * its own with `providers: { <name>: { create } }`.
+ */
+export const providerFactories: Readonly<Record<string, ProviderFactory>> = {
+  sim: async (config) => (await import('./sim/index.ts')).createSimProvider(config.sim),
   anthropic: async (config) => (await import('./anthropic.ts')).createAnthropicProvider(config),
   openai: async (config) => (await import('./openai.ts')).createOpenAIProvider(config),
 };
 
-export const providerNames = () => Object.keys(providerFactories);
+/** The config's own factory for a name, else the built-in one. */
+export function providerFactory(
+  config: Pick<ResolvedConfig, 'providers'>,
+  name: string,
+): ProviderFactory | undefined {
+  return (
+    config.providers[name]?.create ??
+    (Object.hasOwn(providerFactories, name) ? providerFactories[name] : undefined)
+  );
+}
+
+/** Built-in provider names, then the config's own. */
+export const providerNames = (config?: Pick<ResolvedConfig, 'providers'>) => [
+  ...new Set([
+    ...Object.keys(providerFactories),
+    ...Object.entries(config?.providers ?? {}).flatMap(([n, p]) => (p?.create ? [n] : [])),
+  ]),
+];
 
 /** Creates each provider the config's roles use, once. */
 export async function createProviders(config: ResolvedConfig): Promise<Record<string, Provider>> {
   const out: Record<string, Provider> = {};
   try {
     for (const name of new Set(Object.values(config.provider))) {
-      const factory = providerFactories[name];
-      if (!factory) throw new UnknownNameError('provider', name, providerNames(), 'provider');
-      out[name] = await factory(config);
+      const factory = providerFactory(config, name);
+      if (!factory) throw new UnknownNameError('provider', name, providerNames(config), 'provider');
+      out[name] = await factory(config, name);
     }
   } catch (err) {
     // A later provider failed (e.g. its key is missing): release the sockets of those already made.

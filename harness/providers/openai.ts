@@ -47,7 +47,8 @@ export async function createOpenAIProvider(
     config,
     env,
   );
-  const { default: OpenAI } = await import('openai');
+  const sdk = await import('openai');
+  const OpenAI = sdk.default;
   const { options, transport } = sdkOptions(settings);
   const baseURL = settings.baseURL ?? 'https://api.openai.com/v1';
   const client = new OpenAI(options as ConstructorParameters<typeof OpenAI>[0]) as unknown as ChatClient;
@@ -76,8 +77,8 @@ export async function createOpenAIProvider(
           costUsd: 0,
         };
       } catch (err) {
-        if (isUserAbort(err)) throw err;
-        throw toProviderError('openai', req.model, err, tag, baseURL);
+        if (isUserAbort(err, sdk)) throw err;
+        throw toProviderError('openai', req.model, err, tag, baseURL, sdk);
       }
     },
     async close() {

@@ -1,7 +1,8 @@
 import type { ResolvedConfig } from '../config/types.ts';
-import { MissingKeyError, ProviderError } from '../errors.ts';
+import { MissingKeyError, ProviderError, type ProviderErrorCode, type ProviderErrorKind } from '../errors.ts';
 import { envSecrets, keyAsSent } from '../redact.ts';
 import { maskedSdkLogger } from './sdk-logger.ts';
+import { configDefaults } from '../config/defaults.ts';
 import { createTransport, ATTEMPT_TAG, type AttemptTag, type Transport } from './transport.ts';
 import { BodyError, checkBody } from './body-check.ts';
 import { RateGates } from './ratelimit/gate.ts';
@@ -23,7 +24,8 @@ export interface ClientSettings {
   secrets: string[];
 }
 
-export const clientDefaults = { maxRetries: 4, timeoutMs: 120_000, concurrency: 16 };
+/** The SDK client's settings a provider does not set (`configDefaults.providers`). */
+export const clientDefaults = configDefaults.providers;
 
 interface KeySpec {
   provider: 'anthropic' | 'openai';
@@ -94,6 +96,19 @@ export function callOptions(signal: AbortSignal | undefined, tag: AttemptTag): R
   return { ...(signal ? { signal } : {}), fetchOptions: { [ATTEMPT_TAG]: tag } };
 }
 
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+/**
+ * The vendor SDK's error classes a failure is matched against with `instanceof` (each vendor file
+ * passes its own SDK's; both SDKs declare the same three). A timeout is a connection error too, so it
+ * is tested first.
+ */
+export interface SdkErrorClasses {
+  APIConnectionError: ErrorClass;
+  APIConnectionTimeoutError: ErrorClass;
+  APIUserAbortError: ErrorClass;
+}
+
 interface SdkErrorShape {
   name?: string;
   message?: string;
@@ -118,32 +133,41 @@ export function toProviderError(
   err: unknown,
   tag: AttemptTag,
   baseURL: string,
+  sdk: SdkErrorClasses,
 ): ProviderError {
-  const body = bodyErrorOf(err, tag);
+  const body = bodyErrorOf(err, tag, sdk);
   if (body) return badResponse(provider, model, err, body, tag, baseURL);
   const e = (err ?? {}) as SdkErrorShape;
   const status = typeof e.status === 'number' ? e.status : undefined;
   const requestId = e.requestID ?? (status !== undefined ? tag.lastRequestId : undefined) ?? undefined;
-  const cls = (err as { constructor?: { name?: string } })?.constructor?.name;
-  const kind =
-    status !== undefined
+  const kind = errorKind(err, status, sdk);
+  const label =
+    kind === 'http'
       ? `HTTP ${status}`
-      : cls === 'APIConnectionTimeoutError'
+      : kind === 'timeout'
         ? 'timed out'
-        : cls === 'APIConnectionError'
+        : kind === 'connection'
           ? `connection to ${endpointOf(baseURL)} failed`
-          : (cls ?? 'error');
+          : err instanceof Error
+            ? err.name
+            : 'error';
   const attempts = Math.max(1, tag.attempts);
   const detail = (vendorMessage(e) ?? e.message ?? String(err)).split('\n')[0]!.slice(0, 300);
   const { code, fatal } = classify(status, e, detail);
-  const error = new ProviderError(
+  return new ProviderError(
     provider,
-    `${provider} ${model}: ${kind} after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${detail}`,
+    `${provider} ${model}: ${label} after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${detail}`,
     status,
     requestId,
-    { cause: err, code, fatal, baseURL },
+    { cause: err, code, fatal, baseURL, kind, retries: attempts - 1 },
   );
-  return Object.assign(error, { retries: attempts - 1 });
+}
+
+function errorKind(err: unknown, status: number | undefined, sdk: SdkErrorClasses): ProviderErrorKind {
+  if (status !== undefined) return 'http';
+  if (err instanceof sdk.APIConnectionTimeoutError) return 'timeout';
+  if (err instanceof sdk.APIConnectionError) return 'connection';
+  return 'other';
 }
 
 /**
@@ -164,11 +188,10 @@ function endpointOf(baseURL: string): string {
  * APIConnectionError (`cause`) once its retries are spent. Only when the last attempt was the bad body
  * — a call whose final attempt got a 500 fails as that 500.
  */
-function bodyErrorOf(err: unknown, tag: AttemptTag): BodyError | undefined {
+function bodyErrorOf(err: unknown, tag: AttemptTag, sdk: SdkErrorClasses): BodyError | undefined {
   const cause = (err as { cause?: unknown } | null)?.cause;
   if (cause instanceof BodyError) return cause;
-  const cls = (err as { constructor?: { name?: string } } | null)?.constructor?.name;
-  return cls === 'APIConnectionError' || cls === 'APIConnectionTimeoutError' ? tag.lastBodyError : undefined;
+  return err instanceof sdk.APIConnectionError ? tag.lastBodyError : undefined;
 }
 
 function badResponse(
@@ -180,14 +203,13 @@ function badResponse(
   baseURL: string,
 ): ProviderError {
   const attempts = Math.max(1, tag.attempts);
-  const error = new ProviderError(
+  return new ProviderError(
     provider,
     `${provider} ${model}: HTTP ${body.status} with an unusable body after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${body.problem}; body starts: ${body.bodyStart || '(nothing)'}`,
     body.status,
     tag.lastRequestId,
-    { cause: err, code: 'bad_response', baseURL },
+    { cause: err, code: 'bad_response', baseURL, kind: 'bad_body', retries: attempts - 1 },
   );
-  return Object.assign(error, { retries: attempts - 1 });
 }
 
 /** The provider's own words (the body's error message), without the SDK's status prefix. */
@@ -210,7 +232,7 @@ function classify(
   status: number | undefined,
   e: SdkErrorShape,
   detail: string,
-): { code: string; fatal: boolean } {
+): { code: ProviderErrorCode; fatal: boolean } {
   if (status === 401) return { code: 'unauthorized', fatal: true };
   if (status === 403) return { code: 'forbidden', fatal: true };
   if (status === 404 || e.code === 'model_not_found') return { code: 'model_not_found', fatal: true };
@@ -222,13 +244,12 @@ function classify(
 
 /** The retries a failed call made (the SDK's, counted by the transport); 0 when unknown. */
 export function retriesOf(err: unknown): number {
-  const r = (err as { retries?: unknown } | null)?.retries;
-  return typeof r === 'number' ? r : 0;
+  return err instanceof ProviderError ? err.retries : 0;
 }
 
-/** True for the SDKs' user-abort error (the run was interrupted; not a provider failure). */
-export function isUserAbort(err: unknown): boolean {
-  return (err as { name?: string })?.name === 'APIUserAbortError';
+/** True for the SDK's user-abort error (the run was interrupted; not a provider failure). */
+export function isUserAbort(err: unknown, sdk: SdkErrorClasses): boolean {
+  return err instanceof sdk.APIUserAbortError;
 }
 
 /**

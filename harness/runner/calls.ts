@@ -1,4 +1,5 @@
 import pLimit, { type LimitFunction } from 'p-limit';
+import { configDefaults } from '../config/defaults.ts';
 import type {
   CallRecord,
   ModelRequest,
@@ -60,7 +61,10 @@ export function createCallPath(opts: CallPathOptions): CallPath {
         (l = pLimit(
           opts.unbounded?.has(provider)
             ? Number.POSITIVE_INFINITY
-            : (config.providers[provider]?.concurrency ?? (provider === 'sim' ? 64 : 16)),
+            : (config.providers[provider]?.concurrency ??
+                (provider === 'sim'
+                  ? configDefaults.providers.simConcurrency
+                  : configDefaults.providers.concurrency)),
         )),
       );
     return l;

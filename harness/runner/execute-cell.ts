@@ -18,6 +18,7 @@ import { unusableAnswer, type UnusableKind } from './unusable.ts';
 import { getStrategy } from '../../strategies/index.ts';
 import { renderMessages } from '../../strategies/render.ts';
 import { judgeCell } from '../../judges/judge-cell.ts';
+import { checksOf } from './judging.ts';
 import { simHintsOf, trackCalls } from '../../strategies/compose.ts';
 import type { HandoffMemo } from './handoff-memo.ts';
 import { prepareLive, type LiveCell } from '../live/live-cell.ts';
@@ -60,6 +61,8 @@ export async function executeCell(cell: PlannedCell, env: CellEnv): Promise<Resu
     const judged = await judgeCell(run.case, handoff, receiver.answer, (r) => call('judge', r), {
       ...env.config.judge,
       provider: env.config.provider.judge,
+      registry: env.config.criteria,
+      checks: checksOf(env.config, cell.suite),
     });
     // Object.assign onto the fresh base row, not spreads into a new object: the same keys in the same
     // order, without V8 rebuilding a 40-field object per spread (several µs per cell).

@@ -4,6 +4,7 @@ import { UnknownNameError } from '../errors.ts';
 import { loadSuites } from '../../cases/load.ts';
 import { getStrategy } from '../../strategies/index.ts';
 import { resolveParams } from '../../strategies/define.ts';
+import { applyJudging } from './judging.ts';
 
 /**
  * The suites, arms and cases a config selects — the one answer `run`, `run --dry-run`, `list`,
@@ -26,7 +27,7 @@ export async function loadExperiment(config: ResolvedConfig): Promise<Suite[]> {
   }
   const cases = config.cases;
   const arms = config.arms;
-  return suites.map((s) => {
+  return applyJudging(suites, config).map((s) => {
     const kept = arms === 'all' ? s.arms : s.arms.filter((a) => arms.includes(a.name));
     for (const a of kept) checkArm(a, s, config);
     return {

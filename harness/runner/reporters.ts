@@ -1,5 +1,6 @@
 import type { ResultRow } from '../types.ts';
 import type { BatchEvent } from '../batch/scheduler.ts';
+import type { Summary } from '../../reports/summary/types.ts';
 
 export interface RunStartInfo {
   runId: string;
@@ -22,13 +23,30 @@ export interface Progress {
   elapsedMs: number;
 }
 
-/** Reporter hooks, all optional (vitest's reporter shape). */
+/** What `onReport` gets once a run completes: the run directory, the journal's rows and their summary. */
+export interface ReportContext {
+  runId: string;
+  dir: string;
+  /** Every row of the journal (a retried cell's earlier attempts too; the summary keeps the latest). */
+  rows: readonly ResultRow[];
+  /** The summary every built-in report renders (computed once, shared). */
+  summary: Summary;
+}
+
+/**
+ * Reporter hooks, all optional (vitest's reporter shape). `onReport` runs when a run completes (not
+ * when it is interrupted or stopped by a provider error): the built-in `md`, `csv`, `json` and `html`
+ * reporters write their files there, and a reporter of your own may write its own.
+ */
 export interface Reporter {
+  /** Shown in errors. @default 'reporter' */
+  name?: string;
   onRunStart?(info: RunStartInfo): void;
   onCellEnd?(row: ResultRow, progress: Progress): void;
   onRunEnd?(progress: Progress, interrupted: boolean): void;
   /** A batch run read a batch's status (every poll). */
   onBatch?(event: BatchEvent): void;
+  onReport?(report: ReportContext): void | Promise<void>;
 }
 
 const fmtTokens = (n: number) =>

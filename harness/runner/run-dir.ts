@@ -24,7 +24,7 @@ export function createRunDirectory(config: ResolvedConfig): RunDir {
 
 /** config.json: the resolved config (secrets redacted), enough to rebuild the run's plan. */
 export function writeConfigRecord(dir: string, config: ResolvedConfig, runId: string): void {
-  const { strategies, ...rest } = config;
+  const { strategies, criteria, checks, reporters, ...rest } = config;
   const record = redact({
     runId,
     harnessVersion,
@@ -32,6 +32,9 @@ export function writeConfigRecord(dir: string, config: ResolvedConfig, runId: st
     ...rest,
     casesDirResolved: resolve(config.casesDir),
     strategies: Object.keys(strategies),
+    criteria: Object.keys(criteria),
+    checks: checks.map((c) => c.name),
+    reporters: reporters.map((r) => (typeof r === 'string' ? r : (r.name ?? 'reporter'))),
   });
   writeFileAtomic(join(dir, 'config.json'), `${JSON.stringify(record, null, 2)}\n`);
 }

@@ -14,7 +14,7 @@ import { liveSkipped } from '../live/plan-live.ts';
 import type { Progress, Reporter } from './reporters.ts';
 import { openCache } from '../cache/index.ts';
 import type { ResponseCache } from '../cache/types.ts';
-import { writeReports } from '../../reports/write.ts';
+import { report, resolveReporters } from './reporters-map.ts';
 import { harnessVersion } from '../version.ts';
 import { InputError, type ProviderError } from '../errors.ts';
 import { maskSecrets } from '../redact.ts';
@@ -25,6 +25,7 @@ import { acquireRunLock, createRunDirectory, openResume, writeConfigRecord, type
 
 export interface RunOptions {
   config: ResolvedConfig;
+  /** The reporters (hooks and report files). @default the config's `reporters`, without the progress line */
   reporters?: Reporter[];
   /** An existing run directory: only cells missing from its journal run, planned from its own config.json. */
   resumeDir?: string;
@@ -60,6 +61,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   if (opts.signal) setMaxListeners(0, opts.signal);
   const resume = opts.resumeDir ? openResume(opts.resumeDir, opts.config) : undefined;
   const config = resume?.config ?? opts.config;
+  const reporters = opts.reporters ?? resolveReporters(config, { progress: false });
   const suites = await loadExperiment(config);
   const cells = planCells(suites, config);
   const notes = liveSkipped(suites, config);
@@ -90,7 +92,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   try {
     if (!resume) writeConfigRecord(dir, config, runId);
     if (config.batch) {
-      const onEvent = (e: BatchEvent) => opts.reporters?.forEach((r) => r.onBatch?.(e));
+      const onEvent = (e: BatchEvent) => reporters.forEach((r) => r.onBatch?.(e));
       const retryErrors = Boolean(resume && opts.retryErrors);
       batch = await wrapForBatch(config, providers, {
         dir,
@@ -110,7 +112,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       dir,
       journalPath,
       cache,
-      reporters: opts.reporters ?? [],
+      reporters,
       signal: stop.signal,
       retryErrors: Boolean(resume && opts.retryErrors),
     });
@@ -124,11 +126,11 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   }
   const interrupted = stop.signal.aborted;
   const detached = batch?.detached() ?? false;
-  for (const r of opts.reporters ?? []) r.onRunEnd?.(progress.progress, interrupted && !detached);
+  for (const r of reporters) r.onRunEnd?.(progress.progress, interrupted && !detached);
   // The journal's rows, without reading it back: those found at the start plus those appended since.
   // The reports get all of them (and apply the latest-row rule themselves, counting what it replaced).
   const journal = [...progress.prior, ...progress.rows];
-  if (!interrupted && !progress.stoppedBy) await writeReports(dir, journal);
+  if (!interrupted && !progress.stoppedBy) await report(reporters, { runId, dir, rows: journal });
   const rows = latestRows(journal).rows;
   return {
     runId,

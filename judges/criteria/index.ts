@@ -28,6 +28,16 @@ export type CriterionId = keyof typeof criteria;
 
 export const criterionIds = Object.keys(criteria) as CriterionId[];
 
-export function getCriterion(id: string): Criterion | undefined {
+/** Criteria the config adds (`criteria: [defineCriterion(...)]`), by id; they win over a built-in of the same id. */
+export type CriterionRegistry = Readonly<Record<string, Criterion>>;
+
+/** A criterion by id: the config's own first, then the library's (looked up per call, no merged copy). */
+export function getCriterion(id: string, extra: CriterionRegistry = {}): Criterion | undefined {
+  if (Object.hasOwn(extra, id)) return extra[id];
   return Object.hasOwn(criteria, id) ? (criteria as Record<string, Criterion>)[id] : undefined;
+}
+
+/** Every criterion id a case may name: the library's and the config's. */
+export function allCriterionIds(extra: CriterionRegistry = {}): string[] {
+  return [...new Set([...criterionIds, ...Object.keys(extra)])];
 }

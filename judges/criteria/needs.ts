@@ -1,6 +1,6 @@
 import type { Case } from '../../harness/types.ts';
 import type { LabelNeed } from './define.ts';
-import { getCriterion } from './index.ts';
+import { getCriterion, type CriterionRegistry } from './index.ts';
 
 /** What a case lacks for a need, as the reason a report shows. */
 const lacks: Record<LabelNeed, (c: Case) => string | null> = {
@@ -19,8 +19,8 @@ const lacks: Record<LabelNeed, (c: Case) => string | null> = {
  * criterion is not sent to the judge: its score is null with this reason (issue 14: an unlabelled
  * case used to score 5.00 on every criterion for every arm).
  */
-export function unscorableReason(criterion: string, c: Case): string | null {
-  for (const need of getCriterion(criterion)?.needs ?? []) {
+export function unscorableReason(criterion: string, c: Case, extra: CriterionRegistry = {}): string | null {
+  for (const need of getCriterion(criterion, extra)?.needs ?? []) {
     const why = lacks[need](c);
     if (why) return `unscored: ${why}`;
   }

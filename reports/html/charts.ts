@@ -10,11 +10,18 @@ import { colorAt } from './svg/parts.ts';
  * HTML report carries finished pictures, no script and no charting dependency. Every label goes
  * through the escaping html`` template (arm names and criteria are untrusted text).
  */
-export function suiteCharts(suite: SuiteSummary): { title: string; svg: SafeHtml }[] {
+type Chart = { title: string; svg: SafeHtml };
+
+export function suiteCharts(suite: SuiteSummary): Chart[] {
+  return [scoreChart(suite), differenceChart(suite), windowChart(suite), survivalChart(suite)].filter(
+    (c): c is Chart => c !== undefined,
+  );
+}
+
+/** Mean and CI per criterion × arm, one panel per criterion. */
+function scoreChart(suite: SuiteSummary): Chart | undefined {
   const arms = suite.arms.map((a) => a.arm);
   const armColor = (arm: string) => colorAt(arms.indexOf(arm));
-  const out: { title: string; svg: SafeHtml }[] = [];
-
   const scorePanels = suite.criteria
     .map((c) => ({
       title: c,
@@ -34,14 +41,16 @@ export function suiteCharts(suite: SuiteSummary): { title: string; svg: SafeHtml
       }),
     }))
     .filter((p) => p.items.length);
-  if (scorePanels.length) {
-    const title = 'Score per criterion: mean and 95% CI (clustered by case)';
-    out.push({
-      title,
-      svg: columnIntervals({ label: title, panels: scorePanels, valueTitle: 'score (1–5)', domain: [1, 5] }),
-    });
-  }
+  if (!scorePanels.length) return undefined;
+  const title = 'Score per criterion: mean and 95% CI (clustered by case)';
+  return {
+    title,
+    svg: columnIntervals({ label: title, panels: scorePanels, valueTitle: 'score (1–5)', domain: [1, 5] }),
+  };
+}
 
+/** The paired difference vs the baseline per criterion × arm, coloured by verdict. */
+function differenceChart(suite: SuiteSummary): Chart | undefined {
   const diffPanels = suite.criteria
     .map((c) => ({
       title: c,
@@ -61,66 +70,68 @@ export function suiteCharts(suite: SuiteSummary): { title: string; svg: SafeHtml
       }),
     }))
     .filter((p) => p.items.length);
-  if (diffPanels.length) {
-    const title = `Paired difference vs ${suite.baselineArm}: 95% CI, verdict after Holm`;
-    const entries = Object.entries(verdictColors).map(([name, color]) => ({ name, color }));
-    out.push({
-      title,
-      svg: rowIntervals({
-        label: title,
-        panels: diffPanels,
-        valueTitle: 'difference in score',
-        zeroLine: true,
-        legend: { title: 'verdict', entries },
-      }),
-    });
-  }
+  if (!diffPanels.length) return undefined;
+  const title = `Paired difference vs ${suite.baselineArm}: 95% CI, verdict after Holm`;
+  const entries = Object.entries(verdictColors).map(([name, color]) => ({ name, color }));
+  return {
+    title,
+    svg: rowIntervals({
+      label: title,
+      panels: diffPanels,
+      valueTitle: 'difference in score',
+      zeroLine: true,
+      legend: { title: 'verdict', entries },
+    }),
+  };
+}
 
+/** The receiver's window before and after the handoff, per arm. */
+function windowChart(suite: SuiteSummary): Chart | undefined {
   const windows = suite.arms.map((a) => ({
     label: a.arm,
     values: [a.tokens.windowBefore, a.tokens.windowAfter],
   }));
-  if (windows.some((g) => g.values.some((v) => v !== null))) {
-    const title = 'Receiver window tokens, before → after the handoff (mean)';
-    out.push({
-      title,
-      svg: groupedBars({
-        label: title,
-        panels: [{ title: null, groups: windows }],
-        series: ['before', 'after'],
-        legendTitle: 'window',
-        yTitle: 'tokens',
-        format: 'number',
-      }),
-    });
-  }
+  if (!windows.some((g) => g.values.some((v) => v !== null))) return undefined;
+  const title = 'Receiver window tokens, before → after the handoff (mean)';
+  return {
+    title,
+    svg: groupedBars({
+      label: title,
+      panels: [{ title: null, groups: windows }],
+      series: ['before', 'after'],
+      legendTitle: 'window',
+      yTitle: 'tokens',
+      format: 'number',
+    }),
+  };
+}
 
+/** Survival by assertion kind at both stages, one bar per arm. */
+function survivalChart(suite: SuiteSummary): Chart | undefined {
   const kinds = assertionKinds.filter((k) =>
     suite.arms.some((a) => a.survival.payload[k]?.rate != null || a.survival.answer[k]?.rate != null),
   );
-  if (kinds.length) {
-    const title = 'Assertion survival by kind (share kept with its qualifier)';
-    const panels = (['payload', 'answer'] as const).map((stage) => ({
-      title: stage,
-      groups: kinds.map((k) => ({
-        label: k,
-        values: suite.arms.map((a) => a.survival[stage][k]?.rate ?? null),
-      })),
-    }));
-    out.push({
-      title,
-      svg: groupedBars({
-        label: title,
-        panels,
-        series: arms,
-        legendTitle: 'arm',
-        yTitle: 'kept',
-        format: 'percent',
-        yDomain: [0, 1],
-      }),
-    });
-  }
-  return out;
+  if (!kinds.length) return undefined;
+  const title = 'Assertion survival by kind (share kept with its qualifier)';
+  const panels = (['payload', 'answer'] as const).map((stage) => ({
+    title: stage,
+    groups: kinds.map((k) => ({
+      label: k,
+      values: suite.arms.map((a) => a.survival[stage][k]?.rate ?? null),
+    })),
+  }));
+  return {
+    title,
+    svg: groupedBars({
+      label: title,
+      panels,
+      series: suite.arms.map((a) => a.arm),
+      legendTitle: 'arm',
+      yTitle: 'kept',
+      format: 'percent',
+      yDomain: [0, 1],
+    }),
+  };
 }
 
 const verdictColors: Record<string, string> = {

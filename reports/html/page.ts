@@ -5,6 +5,17 @@ import { canonicalRows } from '../summarize.ts';
 import * as f from '../format.ts';
 import { html, type SafeHtml } from './escape.ts';
 import { table, type Cell } from './table.ts';
+import {
+  armLabel,
+  checksTable,
+  headlineTable,
+  judgeList,
+  locationTable,
+  scoresTable,
+  suiteKinds,
+  survivalTable,
+  usageTable,
+} from './suite-tables.ts';
 import { suiteCharts } from './charts.ts';
 import { drilldown } from './drilldown.ts';
 import { sweepSections } from './sweeps.ts';
@@ -45,7 +56,6 @@ export function renderHtml(s: Summary, input: readonly ResultRow[]): string {
 }
 
 const anchor = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '_');
-const armLabel = (a: ArmSummary) => `${a.arm}${a.baseline ? ' (baseline)' : ''}`;
 const verdictCell = (v: string | undefined): Cell =>
   v ? { text: v, className: `verdict-${v.replace(/ /g, '-')}` } : f.dash;
 
@@ -60,116 +70,18 @@ function suiteSection(suite: SuiteSummary, rows: readonly ResultRow[]): SafeHtml
   const charts = suiteCharts(suite).map(
     (c) => html`<figure><figcaption>${c.title}</figcaption>${c.svg}</figure>`,
   );
-  const kinds = f.kindsPresent(suite.arms, assertionKinds);
-  const headline = table(
-    [
-      'arm',
-      'window before → after',
-      '+%',
-      'window vs baseline',
-      'latency Δ (p50)',
-      `score (${suite.primaryCriterion ?? '–'} ≥ 4)`,
-      `answer survival (${kinds.join(' · ')})`,
-      'overstated runs',
-      'errors',
-    ],
-    suite.arms.map((a) => [
-      armLabel(a),
-      f.windowBeforeAfter(a),
-      f.signedPct(a.tokens.windowGrowthPct),
-      a.baseline ? f.dash : f.signedPct(a.tokens.windowAfterVsBaselinePct),
-      a.baseline ? f.dash : f.seconds(a.latency.p50DeltaVsBaselineMs, true),
-      f.passText(a),
-      kinds.map((k) => f.pct(a.survival.answer[k]?.rate ?? null)).join(' · ') || f.dash,
-      f.overstatedText(a),
-      `${a.errors}/${a.cells}`,
-    ]),
-    new Set([1, 2, 3, 4, 5, 7, 8]),
-  );
-  const scores = table(
-    ['criterion', 'arm', 'n', 'mean [95% CI]', 'unscored'],
-    suite.criteria.flatMap((c) =>
-      suite.arms
-        .filter((a) => a.scores[c])
-        .map((a): Cell[] => {
-          const s = a.scores[c]!;
-          return [c, armLabel(a), String(s.n), f.meanCi(s), f.unscoredText(s)];
-        }),
-    ),
-    new Set([2, 4]),
-  );
+  const kinds = suiteKinds(suite);
+  const headline = headlineTable(suite, kinds);
+  const scores = scoresTable(suite);
   const comparisons = comparisonSection(suite);
-  const usage = table(
-    [
-      'arm',
-      'handoff tokens',
-      'vs baseline',
-      'source output',
-      'window before',
-      'window after',
-      'latency p50',
-      'p95',
-      'cost $',
-      'judge $',
-      'cached calls',
-    ],
-    suite.arms.map((a) => [
-      armLabel(a),
-      f.int(a.tokens.handoff),
-      a.baseline ? f.dash : f.signedPct(a.tokens.handoffVsBaselinePct),
-      f.int(a.tokens.sourceOutput),
-      f.int(a.tokens.windowBefore),
-      f.int(a.tokens.windowAfter),
-      f.seconds(a.latency.p50),
-      f.seconds(a.latency.p95),
-      a.cost.usd.toFixed(4),
-      a.cost.judgeUsd.toFixed(4),
-      f.cachedCalls(a),
-    ]),
-    new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]),
-  );
-  const survival = table(
-    ['arm', 'kind', 'in payload', 'in answer', 'overstated in answer'],
-    suite.arms.flatMap((a) =>
-      kinds.map((k) => [
-        armLabel(a),
-        k,
-        f.survivalText(a.survival.payload[k], a.survival.source),
-        f.survivalText(a.survival.answer[k], a.survival.source),
-        a.survival.source === 'marks' && a.survival.answer[k]
-          ? `${a.survival.answer[k]!.overstated}/${a.survival.answer[k]!.total}`
-          : f.dash,
-      ]),
-    ),
-    new Set([2, 3, 4]),
-  );
-  const locRows = f.locationRows(suite.arms);
-  const byLocation = table(
-    ['kind · location', 'n', ...suite.arms.map(armLabel)],
-    locRows.map((r) => [r.label, r.n, ...r.cells]),
-    new Set(suite.arms.map((_, i) => i + 1).concat(suite.arms.length + 1)),
-  );
-  const checkNames = [...new Set(suite.arms.flatMap((a) => Object.keys(a.checks)))].sort();
-  const checks = table(
-    ['arm', ...checkNames],
-    suite.arms.map((a) => [armLabel(a), ...checkNames.map((n) => f.checkText(a.checks[n]))]),
-    new Set(checkNames.map((_, i) => i + 1)),
-  );
-  const j = suite.judge;
-  const judge = html`<ul><li>unscored judgements: ${j.errors} (${Object.entries(j.unscored)
-    .map(([c, n]) => `${c} ${n}`)
-    .join(', ')})</li>${Object.entries(j.unlabelled).flatMap(([c, reasons]) =>
-    Object.entries(reasons).map(
-      ([why, n]) => html`<li>not judged for want of labels: ${c} on ${f.plural(n, 'cell')} — ${why}</li>`,
-    ),
-  )}<li>samples per cell: ${j.samples}</li>${
-    j.agreement
-      ? Object.entries(j.agreement).map(([c, a]) => html`<li>${c}: ${f.agreementText(a)}</li>`)
-      : html`<li class="gap">agreement not reported — ${j.gap}</li>`
-  }${j.survival ? html`<li>survival: ${f.survivalAgreementText(j.survival)}</li>` : ''}</ul>`;
+  const usage = usageTable(suite);
+  const survival = survivalTable(suite, kinds);
+  const byLocation = locationTable(suite);
+  const checks = checksTable(suite);
+  const judge = judgeList(suite);
   return html`<section class="suite" id="suite-${anchor(suite.suite)}"><h2>${suite.suite} <small>${f.plural(suite.cases, 'case')} × ${f.plural(suite.reps, 'rep')} · baseline ${suite.baselineArm}${suite.baselinePresent ? '' : ' (not in this run)'} · ${f.labels(suite)}</small></h2>
 ${headline}${liveSection(suite)}<div class="charts">${charts}</div>
-<h3>Scores (1–5): mean [95% CI] per arm</h3>${scores}${comparisons}<h3>Tokens, latency, cost</h3>${usage}${kinds.length ? html`<h3>${f.survivalHeading}</h3>${survival}` : ''}${locRows.length ? html`<h3>Survival by kind × claim location (payload → answer)</h3>${byLocation}` : ''}${checkNames.length ? html`<h3>Deterministic checks (failed / ok cells)</h3>${checks}` : ''}${sweepSections(suite)}<h3>Judge reliability</h3>${judge}
+<h3>Scores (1–5): mean [95% CI] per arm</h3>${scores}${comparisons}<h3>Tokens, latency, cost</h3>${usage}${kinds.length ? html`<h3>${f.survivalHeading}</h3>${survival}` : ''}${byLocation ? html`<h3>Survival by kind × claim location (payload → answer)</h3>${byLocation}` : ''}${checks ? html`<h3>Deterministic checks (failed / ok cells)</h3>${checks}` : ''}${sweepSections(suite)}<h3>Judge reliability</h3>${judge}
 ${drilldown(suite, rows)}</section>`;
 }
 

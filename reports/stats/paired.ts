@@ -108,34 +108,11 @@ export function pairedDifference(
     pairOn,
     clusters: est?.clusters ?? 0,
   };
-  if (!est || est.se === null) {
-    return {
-      ...base,
-      diff: est?.mean ?? null,
-      se: null,
-      df: 0,
-      ci: null,
-      ciBound: null,
-      p: null,
-      test: null,
-      minP: null,
-      mde: detectableEffect({ se: null, df: 0, minP: null }, alpha),
-      bootstrap: null,
-      verdict: 'not enough data',
-    };
-  }
+  if (!est || est.se === null) return notEnoughData(base, est?.mean ?? null, alpha);
   const tested = testOf(obs, est, level, seed, opts.test ?? 'sign-flip');
   const scale = opts.scale === undefined ? SCORE_SCALE : opts.scale;
   const { ci, bound } = withinBounds(tested.ci, scale ? differenceBounds(scale) : null);
-  const resamples = opts.bootstrap ?? 0;
-  const bootstrap =
-    resamples > 0
-      ? {
-          ci: clusterBootstrapCi(obs, { resamples, level, rand: seededRandom('paired-bootstrap', seed) }),
-          resamples,
-          seed,
-        }
-      : null;
+  const bootstrap = bootstrapOf(obs, opts.bootstrap ?? 0, level, seed);
   return {
     ...base,
     diff: est.mean,
@@ -149,6 +126,43 @@ export function pairedDifference(
     mde: detectableEffect({ se: est.se, df: est.df, minP: tested.minP }, alpha),
     bootstrap,
     verdict: verdictOf(est.mean, tested.p, alpha),
+  };
+}
+
+/** The result when no test can be made (no pairs, or a single cluster): the mean alone, verdict 'not enough data'. */
+function notEnoughData(
+  base: Pick<PairedDifference, 'pairs' | 'unpaired' | 'means' | 'pairOn' | 'clusters'>,
+  diff: number | null,
+  alpha: number,
+): PairedDifference {
+  return {
+    ...base,
+    diff,
+    se: null,
+    df: 0,
+    ci: null,
+    ciBound: null,
+    p: null,
+    test: null,
+    minP: null,
+    mde: detectableEffect({ se: null, df: 0, minP: null }, alpha),
+    bootstrap: null,
+    verdict: 'not enough data',
+  };
+}
+
+/** The cluster bootstrap CI, when resamples are asked for (a cross-check; the reported CI is the test's). */
+function bootstrapOf(
+  obs: Observation[],
+  resamples: number,
+  level: number,
+  seed: string,
+): PairedDifference['bootstrap'] {
+  if (resamples <= 0) return null;
+  return {
+    ci: clusterBootstrapCi(obs, { resamples, level, rand: seededRandom('paired-bootstrap', seed) }),
+    resamples,
+    seed,
   };
 }
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import yargs from 'yargs';
 import { importCommand } from '../../harness/cli/commands/import.ts';
+import { register } from '../../harness/cli/command.ts';
 import { ImportError } from '../../harness/errors.ts';
 import { assistant, result, text, use, user } from './fixtures.ts';
 import { jsonl, shared, sharedMissing, tempFiles } from './shared-transcripts.ts';
@@ -13,7 +14,11 @@ async function run(argv: string[]): Promise<{ stdout: string; stderr: string }> 
   const err: string[] = [];
   vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true));
   vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true));
-  await yargs(argv).command(importCommand).strict().exitProcess(false).fail(false).parseAsync();
+  await register(yargs(argv), importCommand, () => {})
+    .strict()
+    .exitProcess(false)
+    .fail(false)
+    .parseAsync();
   vi.restoreAllMocks();
   return { stdout: out.join(''), stderr: err.join('') };
 }

@@ -222,12 +222,15 @@ describe('keys come from the environment only', () => {
 describe('a connection failure names the endpoint, and nothing secret in it', () => {
   it('scheme, host, port and path only: credentials and a query string in the base URL stay out', () => {
     class APIConnectionError extends Error {}
+    class APIConnectionTimeoutError extends APIConnectionError {}
+    class APIUserAbortError extends Error {}
     const err = toProviderError(
       'openai',
       'gpt-4o-mini',
       new APIConnectionError('Connection error.'),
       { attempts: 3, check: () => undefined },
       'http://user:s3cret@127.0.0.1:8000/v1/?api-key=k3y',
+      { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError },
     );
     expect(err.message).toBe(
       'openai gpt-4o-mini: connection to http://127.0.0.1:8000/v1 failed after 3 attempts: Connection error.',

@@ -72,7 +72,7 @@ describe('pairs behind each comparison', () => {
   it('says how many cells were dropped and why, and puts both means over the same pairs beside Δ', () => {
     const rows = rowsOf(6).map((r) => {
       if (r.arm === 'summary' && r.case_id === 'case-01' && r.rep === 0)
-        return { ...r, status: 'error' as const, error: 'boom', error_code: 'x', scores: {} };
+        return { ...r, status: 'error' as const, error: 'boom', error_code: 'internal' as const, scores: {} };
       if (r.arm === 'inline' && r.case_id === 'case-02')
         return { ...r, scores: { ...r.scores, correctness: null } };
       return r;

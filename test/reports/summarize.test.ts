@@ -114,7 +114,7 @@ describe('summarize', () => {
           ...r,
           status: 'error' as const,
           error: 'contract failed',
-          error_code: 'subagent_contract',
+          error_code: 'subagent_contract' as const,
           scores: {},
         };
       if (r.arm === 'inline' && i % 5 === 0) return { ...r, scores: { ...r.scores, correctness: null } };

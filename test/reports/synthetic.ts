@@ -97,7 +97,7 @@ function row(
     rep,
     status: 'ok',
     error: t.error ?? null,
-    error_code: t.error ? 'synthetic' : null,
+    error_code: t.error ? 'internal' : null,
     source_model: 'sim:sim-large',
     receiver_model: 'sim:sim-large',
     judge_model: 'sim:sim-judge',

@@ -1,4 +1,4 @@
-import type { CommandModule } from 'yargs';
+import type { Command } from '../command.ts';
 import { writeFileAtomic } from '../../atomic-write.ts';
 import { createBaseline, readRunFiles, renderBaseline } from '../../gate/index.ts';
 
@@ -7,7 +7,7 @@ interface BaselineArgs {
   out: string;
 }
 
-export const baselineCommand: CommandModule<object, BaselineArgs> = {
+export const baselineCommand: Command<BaselineArgs> = {
   command: 'baseline <dir>',
   describe:
     'Write a reviewable baseline (summary statistics + per-cell scores, no transcripts) from a run, for `gate`',

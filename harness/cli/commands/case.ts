@@ -1,14 +1,14 @@
+import type { Command } from '../command.ts';
 import { mkdirSync } from 'node:fs';
 import { writeFileAtomic } from '../../atomic-write.ts';
 import { join } from 'node:path';
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
 import { HarnessError, InputError } from '../../errors.ts';
 import { importAll, importFormats, importTranscript, type ImportFormat } from '../../importers/index.ts';
 import { scaffoldFrom, slug, type ScaffoldOptions } from '../../../cases/scaffold.ts';
 import { labelCaseFile, labelCounts, mergeProposals } from '../../../cases/label-case.ts';
 import { modelProposals } from '../../../cases/model-labeller.ts';
 import type { Assertion, Direction, Transcript } from '../../types.ts';
-import { exitState } from '../exit.ts';
 
 interface CaseArgs {
   transcript: string;
@@ -29,7 +29,7 @@ const labellerOption = {
     'also ask a model for proposals, <provider>:<model> (anthropic or openai; through the harness call path and cache)',
 } as const;
 
-const fromSession: CommandModule<object, CaseArgs> = {
+const fromSession: Command<CaseArgs> = {
   command: 'from-session <transcript>',
   describe: 'Scaffold a case file from a real session, with proposed assertions for a person to confirm',
   builder: (y: Argv<object>) =>
@@ -100,7 +100,7 @@ async function fromOneSession(args: CaseArgs): Promise<void> {
 }
 
 /** One case per session; a session that cannot become a case is one stderr line and exit 2 at the end. */
-async function fromEverySession(args: CaseArgs): Promise<void> {
+async function fromEverySession(args: CaseArgs): Promise<number> {
   if (!args.out) throw new InputError('usage', '--all needs --out <folder> (one case file per session)');
   if (args.id !== undefined || args.call !== undefined)
     throw new InputError('usage', '--all names each case after its session; drop --id/--call');
@@ -126,7 +126,7 @@ async function fromEverySession(args: CaseArgs): Promise<void> {
   process.stderr.write(
     `wrote ${written} case${written === 1 ? '' : 's'} to ${args.out}${failed ? `; ${failed} failed` : ''}\n`,
   );
-  if (failed > 0) exitState.code = 2;
+  return failed > 0 ? 2 : 0;
 }
 
 interface LabelArgs {
@@ -136,7 +136,7 @@ interface LabelArgs {
   out?: string;
 }
 
-const label: CommandModule<object, LabelArgs> = {
+const label: Command<LabelArgs> = {
   command: 'label <case>',
   describe: 'Propose assertions for a case from its source transcripts (confirmed labels are kept)',
   builder: (y: Argv<object>) =>
@@ -161,14 +161,11 @@ const label: CommandModule<object, LabelArgs> = {
 };
 
 /** `handoff-eval case <subcommand>`: tools for writing cases. */
-export const caseCommand: CommandModule<object, object> = {
+export const caseCommand: Command<object> = {
   command: 'case <subcommand>',
   describe:
     'Case tools: `case from-session <transcript> --task "…"` scaffolds a case from a real session; `case label <case.json>` proposes assertions',
-  builder: (y) =>
-    y
-      .command(fromSession as never)
-      .command(label as never)
-      .demandCommand(1, 'name a subcommand: from-session, label'),
+  builder: (y) => y.demandCommand(1, 'name a subcommand: from-session, label'),
+  subcommands: [fromSession, label],
   handler: () => undefined,
 };

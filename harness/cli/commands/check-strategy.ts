@@ -1,11 +1,10 @@
+import type { Command } from '../command.ts';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { CommandModule } from 'yargs';
 import { loadConfig } from '../../config/load-config.ts';
 import { getStrategy } from '../../../strategies/index.ts';
 import { checkStrategy, shippedCases } from '../../kit/check-strategy.ts';
 import { renderCheckReport } from '../../kit/format.ts';
-import { exitState } from '../exit.ts';
 import { listValues, parseParams } from './flags.ts';
 import { numberFlag } from '../../config/numeric-flags.ts';
 
@@ -27,7 +26,7 @@ interface CheckArgs {
  * Exit 0 when every invariant holds, 1 on a failure (each printed with its input and the offending
  * message), 2 on bad input (an unknown strategy, a malformed one, an unreadable transcript).
  */
-export const checkStrategyCommand: CommandModule<object, CheckArgs> = {
+export const checkStrategyCommand: Command<CheckArgs> = {
   command: 'check-strategy',
   describe: 'Check a strategy against the invariants the reference strategies are held to',
   builder: (y) =>
@@ -95,6 +94,6 @@ export const checkStrategyCommand: CommandModule<object, CheckArgs> = {
       sim: config.sim,
     });
     process.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : renderCheckReport(report));
-    if (!report.passed) exitState.code = 1;
+    return report.passed ? 0 : 1;
   },
 };

@@ -1,4 +1,4 @@
-import type { CommandModule } from 'yargs';
+import type { Command } from '../command.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { InputError } from '../../errors.ts';
 import { loadConfig } from '../../config/load-config.ts';
@@ -11,7 +11,6 @@ import {
   resolveGateThresholds,
   type GateVerdict,
 } from '../../gate/index.ts';
-import { exitState } from '../exit.ts';
 
 interface GateArgs {
   dir: string;
@@ -21,7 +20,7 @@ interface GateArgs {
 
 const exitCodes: Record<GateVerdict, number> = { pass: 0, regression: 1, 'cannot evaluate': 2 };
 
-export const gateCommand: CommandModule<object, GateArgs> = {
+export const gateCommand: Command<GateArgs> = {
   command: 'gate <dir>',
   describe:
     "Check a run against a baseline with the config's gate thresholds: exit 0 pass, 1 regression, 2 cannot evaluate",
@@ -52,6 +51,6 @@ export const gateCommand: CommandModule<object, GateArgs> = {
     process.stdout.write(markdown);
     const summaryFile = process.env.GITHUB_STEP_SUMMARY;
     if (summaryFile) appendStepSummary(summaryFile, markdown);
-    exitState.code = exitCodes[result.verdict];
+    return exitCodes[result.verdict];
   },
 };

@@ -1,7 +1,8 @@
+import type { Command } from '../command.ts';
 import { mkdirSync } from 'node:fs';
 import { writeFileAtomic } from '../../atomic-write.ts';
 import { join } from 'node:path';
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
 import { InputError } from '../../errors.ts';
 import { numberFlag } from '../../config/numeric-flags.ts';
 import {
@@ -12,7 +13,6 @@ import {
   type ImportOptions,
   type SessionImport,
 } from '../../importers/index.ts';
-import { exitState } from '../exit.ts';
 
 export interface ImportArgs {
   file: string;
@@ -30,7 +30,7 @@ export interface ImportArgs {
  * into jq; a note about a written --out file goes to stderr. With --all, every session of a file or
  * folder: one file each in the --out folder, and with --stats one JSON line per session.
  */
-export const importCommand: CommandModule<object, ImportArgs> = {
+export const importCommand: Command<ImportArgs> = {
   command: 'import <file>',
   describe: `Convert a real agent transcript (${importFormats.join(', ')}) to the normalised form`,
   builder: (yargs: Argv<object>) =>
@@ -92,7 +92,7 @@ function importOne(args: ImportArgs): void {
  * Every session, each written as soon as it is imported; a session that fails is one stderr line and
  * exit 2 at the end — the others are still written.
  */
-function importEvery(args: ImportArgs): void {
+function importEvery(args: ImportArgs): number {
   if (args.instance !== undefined || args.sample !== undefined)
     throw new InputError('usage', '--all imports every session; drop --instance/--sample');
   if (args.out === undefined && !args.stats)
@@ -121,7 +121,7 @@ function importEvery(args: ImportArgs): void {
     process.stderr.write(
       `wrote ${ok} session${ok === 1 ? '' : 's'} to ${args.out}${failed ? `; ${failed} failed` : ''}\n`,
     );
-  if (failed > 0) exitState.code = 2;
+  return failed > 0 ? 2 : 0;
 }
 
 function statsLine(s: SessionImport, name: string): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import type { CommandModule } from 'yargs';
+import type { Command } from '../command.ts';
 import { runCommand } from './run.ts';
 import { reportCommand } from './report.ts';
 import { listCommand } from './list.ts';
@@ -12,7 +12,7 @@ import { caseCommand } from './case.ts';
 import { checkStrategyCommand } from './check-strategy.ts';
 
 /** Every command, in --help order. */
-export const commands: CommandModule<any, any>[] = [
+export const commands: Command[] = [
   runCommand,
   reportCommand,
   listCommand,

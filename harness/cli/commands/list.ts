@@ -1,4 +1,4 @@
-import type { CommandModule } from 'yargs';
+import type { Command } from '../command.ts';
 import { InputError } from '../../errors.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import type { ResolvedConfig } from '../../config/types.ts';
@@ -7,6 +7,7 @@ import { strategies } from '../../../strategies/index.ts';
 import { listValues } from './flags.ts';
 import { providerNames } from '../../providers/index.ts';
 import { criteria } from '../../../judges/criteria/index.ts';
+import { builtinChecks } from '../../../judges/checks.ts';
 import type { ParamSpec, Strategy } from '../../types.ts';
 
 interface ListArgs {
@@ -18,12 +19,12 @@ interface ListArgs {
   case?: string[];
 }
 
-const kinds = ['strategies', 'suites', 'arms', 'cases', 'providers', 'criteria'] as const;
+const kinds = ['strategies', 'suites', 'arms', 'cases', 'providers', 'criteria', 'checks'] as const;
 type Kind = (typeof kinds)[number];
 
-export const listCommand: CommandModule<object, ListArgs> = {
+export const listCommand: Command<ListArgs> = {
   command: 'list [what]',
-  describe: 'List strategies, suites, providers or criteria',
+  describe: 'List strategies, suites, arms, cases, providers, criteria or checks',
   builder: (y) =>
     y
       .positional('what', { type: 'string', default: 'strategies', describe: kinds.join(' | ') })
@@ -58,6 +59,12 @@ export const listCommand: CommandModule<object, ListArgs> = {
 };
 
 type Item = Record<string, unknown> & { id: string };
+
+const providerNeeds: Record<string, string> = {
+  sim: 'nothing (offline, deterministic)',
+  anthropic: 'ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL optional)',
+  openai: 'OPENAI_API_KEY (OPENAI_BASE_URL optional)',
+};
 
 async function collect(what: Kind, config: ResolvedConfig): Promise<Item[]> {
   switch (what) {
@@ -101,17 +108,21 @@ async function collect(what: Kind, config: ResolvedConfig): Promise<Item[]> {
         })),
       );
     case 'providers':
-      return providerNames().map((id) => ({
+      return providerNames(config).map((id) => ({
         id,
-        needs:
-          id === 'sim'
-            ? 'nothing (offline, deterministic)'
-            : id === 'anthropic'
-              ? 'ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL optional)'
-              : 'OPENAI_API_KEY (OPENAI_BASE_URL optional)',
+        source: config.providers[id]?.create ? 'config' : 'registered',
+        needs: providerNeeds[id] ?? 'whatever its factory in the config needs',
       }));
     case 'criteria':
-      return Object.values(criteria).map((c) => ({ ...c }));
+      return [
+        ...Object.values(criteria).map((c) => ({ ...c, source: 'registered' })),
+        ...Object.values(config.criteria).map((c) => ({ ...c, source: 'config' })),
+      ];
+    case 'checks':
+      return [
+        ...builtinChecks.map((c) => ({ id: c.name, source: 'registered', description: c.description ?? '' })),
+        ...config.checks.map((c) => ({ id: c.name, source: 'config', description: c.description ?? '' })),
+      ];
   }
 }
 

@@ -1,4 +1,4 @@
-import type { CommandModule } from 'yargs';
+import type { Command } from '../command.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { mergeRuns } from '../../gate/index.ts';
 
@@ -9,7 +9,7 @@ interface MergeArgs {
   allowMissing: boolean;
 }
 
-export const mergeCommand: CommandModule<object, MergeArgs> = {
+export const mergeCommand: Command<MergeArgs> = {
   command: 'merge <dirs..>',
   describe: 'Join shard runs (run --shard i/n) of one experiment into one run directory, with every report',
   builder: (y) =>

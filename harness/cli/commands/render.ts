@@ -1,8 +1,8 @@
-import type { Argv, CommandModule } from 'yargs';
+import type { Command } from '../command.ts';
+import type { Argv } from 'yargs';
 import { numberFlag } from '../../config/numeric-flags.ts';
 import type { Case, Direction, Handoff } from '../../types.ts';
 import { SubagentContractError } from '../../errors.ts';
-import { exitState } from '../exit.ts';
 import { countTokens, requestTokens } from '../../tokens.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { createProviders } from '../../providers/index.ts';
@@ -43,7 +43,7 @@ export interface RenderArgs {
  * through the same call path as `run` — sim unless --provider says otherwise, the config's response
  * cache unless --no-cache — with the same per-call seeds, so a render reproduces what a run's cell saw.
  */
-export const renderCommand: CommandModule<object, RenderArgs> = {
+export const renderCommand: Command<RenderArgs> = {
   command: 'render [file]',
   describe:
     'Show what a receiving agent would see of a transcript (or case) under a strategy, with token counts',
@@ -160,8 +160,7 @@ export const renderCommand: CommandModule<object, RenderArgs> = {
         process.stderr.write(
           `handoff-eval render: ${err.message} — in a run this cell is an error row (try another --seed or --rep)\n`,
         );
-        exitState.code = 1;
-        return;
+        return 1;
       }
       const out = renderOutput(c, handoff);
       if (args.json)

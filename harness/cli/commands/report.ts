@@ -1,4 +1,4 @@
-import type { CommandModule } from 'yargs';
+import type { Command } from '../command.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../../errors.ts';
@@ -11,7 +11,7 @@ interface ReportArgs {
   format: string;
 }
 
-export const reportCommand: CommandModule<object, ReportArgs> = {
+export const reportCommand: Command<ReportArgs> = {
   command: 'report <dir>',
   describe: 'Rebuild the reports of a run from its journal (results.jsonl) alone',
   builder: (y) =>

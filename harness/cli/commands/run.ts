@@ -1,5 +1,5 @@
+import type { Command } from '../command.ts';
 import { join } from 'node:path';
-import type { CommandModule } from 'yargs';
 import { loadConfig } from '../../config/load-config.ts';
 import { doneCells, runExperiment } from '../../runner/run.ts';
 import { InputError } from '../../errors.ts';
@@ -8,9 +8,8 @@ import type { ResultRow } from '../../types.ts';
 import { dryRun, renderDryRun } from '../../runner/dry-run.ts';
 import { openResume } from '../../runner/run-dir.ts';
 import { readJsonl } from '../../runner/journal.ts';
-import { createProgressReporter } from '../../runner/reporters.ts';
+import { resolveReporters } from '../../runner/reporters-map.ts';
 import { printOutcome } from '../run-outcome.ts';
-import { exitState } from '../exit.ts';
 import { onInterrupt } from '../interrupt.ts';
 import { listValues } from './flags.ts';
 import { checkBatchable } from '../../batch/run-batch.ts';
@@ -38,7 +37,7 @@ interface RunArgs {
   detach: boolean;
 }
 
-export const runCommand: CommandModule<object, RunArgs> = {
+export const runCommand: Command<RunArgs> = {
   command: 'run',
   describe: 'Run the experiment in eval.config.ts (every suite × arm × rep) and write runs/<id>/',
   builder: (y) =>
@@ -157,7 +156,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
         retryErrors: args.retryErrors,
         detach: args.detach,
         signal: controller.signal,
-        reporters: args.quiet ? [] : [createProgressReporter()],
+        reporters: resolveReporters(config, { progress: !args.quiet }),
       });
       if (outcome.resumeDiffers?.length)
         process.stderr.write(
@@ -171,10 +170,9 @@ export const runCommand: CommandModule<object, RunArgs> = {
         return;
       }
       if (outcome.interrupted) {
-        exitState.code = 130;
-        return;
+        return 130;
       }
-      exitState.code = printOutcome(outcome, config);
+      return printOutcome(outcome, config);
     } finally {
       release();
     }

@@ -1,4 +1,4 @@
-import type { CommandModule } from 'yargs';
+import type { Command } from '../command.ts';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
 import { HarnessError, InputError } from '../../errors.ts';
@@ -16,7 +16,7 @@ interface ValidateArgs {
   config?: string;
 }
 
-export const validateCommand: CommandModule<object, ValidateArgs> = {
+export const validateCommand: Command<ValidateArgs> = {
   command: 'validate [paths..]',
   describe: 'Check the config, suites and case files; name the file and the field of every problem',
   builder: (y) =>
