@@ -1,5 +1,4 @@
 import type { SessionShape } from '../harness/types.ts';
-export { recapSignature } from '../harness/providers/sim/answer.ts';
 
 /**
  * Phrases the deterministic checks and the sim judge both look for, kept in one place so the check
@@ -26,6 +25,12 @@ export const verificationClaims = [
   'i verified',
   'i ran the tests',
 ];
+
+/**
+ * The recap signature the ADR 0093 addendum measured: the sim writes it when it recaps earlier work,
+ * the recap check and the sim judge look for it.
+ */
+export const recapSignature = 'What was implemented (matching the design)';
 
 /**
  * The line the judge prompt uses to tell the judge how the session came to be; the ownership

@@ -5,6 +5,7 @@ import { draw } from './rng.ts';
 import type { SimRates } from './rates.ts';
 import { contradictionLines, notSearchedLines } from './merge-signals.ts';
 import { useFactor } from './context-effects.ts';
+import { recapSignature } from '../../../judges/signals.ts';
 
 /**
  * The receiver's answer. It states what its context supports and nothing else: a claim it cannot
@@ -120,9 +121,6 @@ export const reviewerFramingCues = [
 function reviewerFramed(ctx: SimContext): boolean {
   return reviewerFramingCues.some((c) => ctx.system.has(c) || ctx.instructions.has(c));
 }
-
-/** The recap signature the ADR 0093 addendum measured. */
-export const recapSignature = 'What was implemented (matching the design)';
 
 function recapLine(req: ModelRequest): string {
   const earlier = req.messages
