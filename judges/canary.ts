@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import type { ResolvedConfig } from '../harness/config/types.ts';
 import type { ModelResponse, ModelRole, ModelRequestInput, Provider, ResultRow } from '../harness/types.ts';
 import { fence } from '../harness/text/fence.ts';
@@ -19,7 +18,7 @@ import { canaryAnswer, canaryCase, canaryInjection, canaryNeutral } from './cana
  * noise (canaryConfig): what it checks is the fence, and a noise draw would differ between two texts
  * whether or not the injection worked. With a real judge use --samples to steady the medians.
  *
- *   npx tsx judges/canary.ts [--provider anthropic] [--config eval.config.ts] [--samples 3]
+ * The command line program is harness/cli/canary.ts.
  */
 export interface CanaryComparison {
   variant: string;
@@ -174,37 +173,4 @@ export function formatCanary(r: CanaryReport): string {
       : `canary FAILED: ${r.failures.length} score(s) differ or are unscored`,
   );
   return lines.join('\n');
-}
-
-/**
- * `node bin/canary.js [--provider p] [--samples k] [--config f] [--json]`: the canary against the
- * configured judge. Returns the exit code (0 passed, 1 failed); bin/canary.js sets it.
- */
-export async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      provider: { type: 'string' },
-      config: { type: 'string' },
-      samples: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
-  });
-  const { loadConfig } = await import('../harness/config/load-config.ts');
-  const { createProviders } = await import('../harness/providers/index.ts');
-  const config = canaryConfig(
-    await loadConfig(values.config, { provider: values.provider, cache: false, quiet: true }),
-  );
-  const providers = await createProviders(config);
-  try {
-    const report = await runCanary(
-      config,
-      providers,
-      values.samples ? Number(values.samples) : config.judge.samples,
-    );
-    process.stdout.write(`${values.json ? JSON.stringify(report, null, 2) : formatCanary(report)}\n`);
-    return report.passed ? 0 : 1;
-  } finally {
-    for (const p of Object.values(providers)) await p.close?.();
-  }
 }
