@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { ImportError } from '../errors.ts';
 import { detectFormat } from './detect.ts';
 import type { ImportFormat, ImportOptions, ImportResult, SessionRef } from './importer.ts';
-import { importTranscript } from './index.ts';
+import { importTranscript } from './import-transcript.ts';
 import { inspectSessions } from './inspect.ts';
 import { openaiSessions } from './openai.ts';
 import { openhandsSessions } from './openhands.ts';
