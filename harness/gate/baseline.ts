@@ -7,63 +7,22 @@ import { validateBaselineShape } from './baseline-schema.ts';
 import { stripBom } from '../text/read-text.ts';
 import { armModels } from './like-for-like.ts';
 
-export const BASELINE_SCHEMA = 'handoff-eval/baseline@1';
-
-/**
- * What the gate compares a run against: summary statistics plus the per-cell scores a paired
- * comparison needs — no transcripts, no answers — small enough to review in a diff and commit.
- */
-export interface Baseline {
-  schema: typeof BASELINE_SCHEMA;
-  identity: RunIdentity;
-  suites: BaselineSuite[];
-}
-
-/** What a run was: the gate refuses to compare runs whose seed or models differ (exit 2). */
-export interface RunIdentity {
-  runId: string;
-  seed: number | null;
-  harnessVersion: string;
-  simulated: boolean;
-  /** `provider:model` per role, as in the result rows. */
-  models: { source: string[]; receiver: string[]; judge: string[] };
-  suites: { suite: string; arms: string[] }[];
-}
-
-export interface BaselineSuite {
-  suite: string;
-  baselineArm: string;
-  cases: number;
-  reps: number;
-  criteria: string[];
-  arms: BaselineArm[];
-}
-
-export interface BaselineArm {
-  arm: string;
-  strategy: string;
-  params: Record<string, unknown>;
-  /** `provider:model` per role of this arm (absent in baselines written before it was recorded). */
-  models?: { source: string[]; receiver: string[]; judge: string[] };
-  cells: number;
-  ok: number;
-  errors: number;
-  /** errors / cells. */
-  errorRate: number;
-  /** Means over ok cells. */
-  tokens: { handoff: number | null; windowAfter: number | null };
-  scores: Record<string, BaselineCriterion>;
-}
-
-export interface BaselineCriterion {
-  /** Scored cells. */
-  n: number;
-  unscored: number;
-  mean: number | null;
-  ci: [number, number] | null;
-  /** Every ok cell's score (null = unscored), in (case_id, rep) order: what pairing needs. */
-  cells: ScoredCell[];
-}
+export {
+  BASELINE_SCHEMA,
+  type Baseline,
+  type RunIdentity,
+  type BaselineSuite,
+  type BaselineArm,
+  type BaselineCriterion,
+} from './types.ts';
+import {
+  BASELINE_SCHEMA,
+  type Baseline,
+  type BaselineArm,
+  type BaselineCriterion,
+  type BaselineSuite,
+  type RunIdentity,
+} from './types.ts';
 
 /** The identity of a run, from its summary (rows carry seed, models and harness version). */
 export function identityOf(summary: Summary): RunIdentity {

@@ -1,7 +1,6 @@
 import type { ResultRow } from '../types.ts';
 import type { SuiteSummary } from '../../reports/summary/types.ts';
-import type { Baseline } from './baseline.ts';
-import type { GateCheck } from './gate.ts';
+import type { GateCheck, Baseline } from './types.ts';
 import type { ResolvedGateThresholds } from './thresholds.ts';
 
 /** Baseline suites and arms the run lacks: nothing to compare them with. */

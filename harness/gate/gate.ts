@@ -2,55 +2,14 @@ import type { ResultRow } from '../types.ts';
 import { canonicalRows, summarize } from '../../reports/summarize.ts';
 import { pairedDifference, scoredCells } from '../../reports/stats/paired.ts';
 import type { ArmSummary, SuiteSummary } from '../../reports/summary/types.ts';
-import { identityOf, type Baseline, type BaselineArm, type RunIdentity } from './baseline.ts';
+import { identityOf } from './baseline.ts';
+import type { Baseline, BaselineArm, GateCheck, GateResult, GateVerdict, RunIdentity } from './types.ts';
 import type { ResolvedGateThresholds } from './thresholds.ts';
 import { limitsFor, scopeChecks, type ArmLimits } from './scopes.ts';
 import { armDifferences, configCheck } from './like-for-like.ts';
 import { changedCells, coverageChecks, unusedMinimums } from './coverage.ts';
 
-/** pass = exit 0, regression = exit 1, cannot evaluate = exit 2 (set by the CLI, never here). */
-export type GateVerdict = 'pass' | 'regression' | 'cannot evaluate';
-export type GateCheckKind =
-  | 'error-rate'
-  | 'token-growth'
-  | 'min-mean'
-  | 'drop'
-  | 'coverage'
-  /** The arm's strategy, params or models differ from the baseline's arm: not compared. */
-  | 'config'
-  /** A scoped threshold names a suite, arm or criterion the run and the baseline lack. */
-  | 'scope';
-
-/** One row of the verdict table. */
-export interface GateCheck {
-  suite: string;
-  arm: string;
-  kind: GateCheckKind;
-  /** The criterion of a min-mean / drop check. */
-  criterion: string | null;
-  baseline: number | null;
-  current: number | null;
-  /** drop: the paired difference current − baseline; token-growth: % change; error-rate: change in share. */
-  delta: number | null;
-  /** drop: the paired difference's 95% interval (clustered by case). */
-  ci: [number, number] | null;
-  /** The threshold applied (minMean, maxDrop, maxTokenGrowthPct, maxErrorRate). */
-  limit: number | null;
-  verdict: GateVerdict;
-  /** Why, in a few words ("within noise", "3 paired cells < minCells 6"). */
-  reason: string;
-}
-
-export interface GateResult {
-  verdict: GateVerdict;
-  checks: GateCheck[];
-  /** Identity fields on which the run and the baseline differ; non-empty means nothing was compared. */
-  mismatch: string[];
-  notes: string[];
-  run: RunIdentity | null;
-  baseline: RunIdentity;
-  thresholds: ResolvedGateThresholds;
-}
+export type { GateVerdict, GateCheckKind, GateCheck, GateResult } from './types.ts';
 
 const EPS = 1e-9;
 

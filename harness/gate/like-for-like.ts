@@ -1,6 +1,5 @@
 import type { ResultRow } from '../types.ts';
-import type { BaselineArm } from './baseline.ts';
-import type { GateCheck } from './gate.ts';
+import type { GateCheck, BaselineArm } from './types.ts';
 
 /** `provider:model` per role of an arm's rows, sorted (what a baseline arm records). */
 export function armModels(rows: readonly ResultRow[]): {

@@ -1,5 +1,5 @@
 import { appendFileSync } from 'node:fs';
-import type { GateCheck, GateResult, GateVerdict } from './gate.ts';
+import type { GateCheck, GateResult, GateVerdict } from './types.ts';
 
 const headline: Record<GateVerdict, string> = {
   pass: 'pass',

@@ -1,6 +1,5 @@
 import type { GateLimits, ResolvedGateThresholds } from '../config/types.ts';
-import type { Baseline } from './baseline.ts';
-import type { GateCheck } from './gate.ts';
+import type { GateCheck, Baseline } from './types.ts';
 import { ConfigError } from '../errors.ts';
 
 /** The thresholds that apply to one suite × arm, and the config scopes they came from. */
