@@ -1,5 +1,5 @@
-import type { CheckFailure, CheckReport } from './check-strategy.ts';
-import { invariantNames } from './check-strategy.ts';
+import type { CheckFailure, CheckReport } from './types.ts';
+import { invariantNames } from './types.ts';
 
 /** How many failures are printed in full (the rest are counted per invariant). */
 const SHOWN = 12;

@@ -1,5 +1,5 @@
 import type { Case, Handoff, HandoffStats, ModelResponse, Strategy } from '../types.ts';
-import type { CheckFailure, InvariantName } from './check-strategy.ts';
+import type { CheckFailure, InvariantName } from './types.ts';
 import { countTokens, messagesTokens } from '../tokens.ts';
 import { allTrailItems } from '../transcript/view.ts';
 import { markersCheck, pairingProblems } from '../../judges/checks.ts';

@@ -1,6 +1,6 @@
 import type { Handoff, ModelResponse, ParamSpec, Strategy, StrategyContext } from '../types.ts';
-import type { CheckOptions, CheckReport, InvariantName } from './check-strategy.ts';
-import { invariantNames, shippedCases, shippedTranscripts } from './check-strategy.ts';
+import type { CheckOptions, CheckReport, InvariantName } from './types.ts';
+import { invariantNames, shippedCases, shippedTranscripts } from './types.ts';
 import { HarnessError, InputError } from '../errors.ts';
 import { countTokens } from '../tokens.ts';
 import { resolveConfig } from '../config/resolve-config.ts';
