@@ -1,5 +1,3 @@
-import type { AttemptTag } from './transport.ts';
-
 /**
  * A response whose body cannot be used: it does not decode, is not JSON, or has the wrong shape. The
  * message stays generic (the SDK classifies a fetch failure whose text mentions a timeout as a
@@ -31,7 +29,8 @@ export function bodyStart(bytes: Uint8Array, max = 80): string {
 export function checkBody(
   status: number,
   bytes: Buffer,
-  check: AttemptTag['check'],
+  /** The call's shape check (AttemptTag.check in transport.ts): undefined when fine, else what is wrong. */
+  check: ((json: unknown) => string | undefined) | undefined,
 ): { error?: BodyError; json?: unknown } {
   let json: unknown;
   try {
