@@ -2,45 +2,7 @@ import { quantileSorted } from 'simple-statistics';
 import type { ResultRow } from '../../harness/types.ts';
 import { liveRateSources, defaultLiveRates } from '../../harness/providers/sim/live-rates.ts';
 import { meanOf } from './usage.ts';
-
-/**
- * Live mode per arm (docs/live.md, docs/results.md): the source's effort (tool calls: median, range,
- * distribution), how often its budget ran out, its output tokens, end-to-end latency (source loop +
- * handoff + receiver) and its Δ vs the suite's inline arm, how often the receiver fetched a transcript
- * span, and — spawn — how often the child's own tool calls carried out the parent's orchestration
- * request. Over ok live cells only; null when an arm has none.
- */
-export interface LiveSummary {
-  cells: number;
-  /** Cells whose source ran its own loop (a spawned child's do not: the parent is recorded). */
-  sourceCells: number;
-  /** The tool-call budget(s) of its cells. */
-  budgets: number[];
-  toolCalls: {
-    median: number | null;
-    mean: number | null;
-    min: number | null;
-    max: number | null;
-    /** Tool calls → cells. */
-    distribution: Record<string, number>;
-  };
-  budgetExhausted: { cells: number; n: number; rate: number | null };
-  sourceOutputTokens: { median: number | null; mean: number | null };
-  latency: {
-    /** End-to-end: source loop + handoff + receiver (latency_ms of a live cell). */
-    p50: number | null;
-    sourceLoopP50: number | null;
-    /** p50 − the inline arm's p50 (the seed's "+4.1 s vs inline"); null without a live inline arm. */
-    deltaVsInlineMs: number | null;
-    inlineArm: string | null;
-  };
-  /** Cells where the receiver called fetch_transcript_span at least once (the seed: ≈4% of runs). */
-  spanFetch: { cells: number; calls: number; n: number; rate: number | null };
-  /** spawn: cells where the child's own tool calls carried out the orchestration request. */
-  orchestration: { cells: number; n: number; rate: number | null } | null;
-  /** Labelled assertions the live sources made, of those labelled. */
-  assertions: { made: number; labelled: number };
-}
+import type { LiveSimNote, LiveSummary } from './types.ts';
 
 /** The live part of an arm, or null when it has no live cell. */
 export function liveSummary(
@@ -101,12 +63,6 @@ export function liveSummary(
 
 function median(xs: number[]): number | null {
   return xs.length ? quantileSorted(xs, 0.5) : null;
-}
-
-/** What a live sim report says about its numbers: the live rates, each set from a seed or chosen. */
-export interface LiveSimNote {
-  rates: { name: string; default: number; set: 'seed' | 'chosen'; source: string }[];
-  emerges: string;
 }
 
 export function liveSimNote(rows: readonly ResultRow[], simulated: boolean): LiveSimNote | null {

@@ -3,43 +3,7 @@ import { parseSweepArmName } from '../../harness/config/sweep.ts';
 import { clusteredMean, type Observation } from '../stats/clustered.ts';
 import { LEVEL } from './scores.ts';
 import { SCORE_SCALE } from '../stats/scale.ts';
-
-/** A mean over cells with its 95% t interval clustered by case (reps nested in cases), within what the quantity can be. */
-export interface SweepEstimate {
-  mean: number;
-  ci: [number, number] | null;
-  n: number;
-}
-
-/** One value of a swept param, pooled over the sweep's other params. */
-export interface SweepPoint {
-  value: string;
-  arms: string[];
-  /** ok cells. */
-  cells: number;
-  /** The suite's primary criterion. */
-  score: SweepEstimate | null;
-  handoffTokens: SweepEstimate | null;
-  /** Share of labelled assertions kept (with their qualifier) in the payload, per cell. */
-  payloadSurvival: SweepEstimate | null;
-  /** The same in the receiver's answer. */
-  answerSurvival: SweepEstimate | null;
-}
-
-/** The response to one swept param: a point per value, in the sweep's order (numbers ascending). */
-export interface ParamResponse {
-  param: string;
-  points: SweepPoint[];
-}
-
-/** Arms named `<base>[k=v,…]` (what `sweep()` makes) of one strategy, read as an ablation grid. */
-export interface SweepSummary {
-  base: string;
-  strategy: string;
-  arms: string[];
-  criterion: string | null;
-  params: ParamResponse[];
-}
+import type { SweepEstimate, SweepPoint, SweepSummary } from './types.ts';
 
 /**
  * The parameter-response view of a suite's swept arms: for each group of at least two arms named
