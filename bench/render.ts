@@ -9,8 +9,8 @@
  * Also `npm run bench -- render [--mb 1] [--runs 15]`.
  */
 import { pathToFileURL } from 'node:url';
-import type { Message, StrategyContext, Transcript } from '../harness/types.ts';
-import { countTokens } from '../harness/tokens.ts';
+import type { Message, StrategyContext, Transcript } from '../harness/core/index.ts';
+import { countTokens } from '../harness/core/tokens.ts';
 import { parityNarration } from '../strategies/parity-narration.ts';
 import { resolveParams } from '../strategies/define.ts';
 

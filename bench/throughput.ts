@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { resolveConfig } from '../harness/config/resolve-config.ts';
 import type { ResolvedConfig } from '../harness/config/types.ts';
 import { createProviders } from '../harness/providers/index.ts';
-import type { ModelRequest } from '../harness/types.ts';
+import type { ModelRequest } from '../harness/core/index.ts';
 import { runExperiment, type RunOutcome } from '../harness/runner/run.ts';
 import { freshDist } from '../bin/dist.js';
 

@@ -1,4 +1,4 @@
-import type { Case } from '../harness/types.ts';
+import type { Case } from '../harness/core/index.ts';
 import { unscorableReason } from '../judges/criteria/needs.ts';
 
 /**

@@ -1,10 +1,10 @@
-import type { Case } from '../harness/types.ts';
-import { CaseValidationError } from '../harness/errors.ts';
-import { allOnLine, indexText, matchClaim } from '../harness/text/cues.ts';
-import { viewOf } from '../harness/transcript/view.ts';
+import type { Case } from '../harness/core/index.ts';
+import { CaseValidationError } from '../harness/core/errors.ts';
+import { allOnLine, indexText, matchClaim } from '../harness/core/text/cues.ts';
+import { viewOf } from '../harness/core/transcript/view.ts';
 import { checkWorld } from '../harness/live/world.ts';
 import { locationProblem } from './locations.ts';
-import { ownershipOf } from '../harness/transcript/session-shape.ts';
+import { ownershipOf } from '../harness/core/transcript/session-shape.ts';
 
 /**
  * Checks of meaning the schema cannot express: labels that would make the survival matcher lie.

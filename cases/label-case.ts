@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { CaseValidationError } from '../harness/errors.ts';
-import type { Assertion, Transcript } from '../harness/types.ts';
+import { CaseValidationError } from '../harness/core/errors.ts';
+import type { Assertion, Transcript } from '../harness/core/index.ts';
 import { toCase } from './load.ts';
 import { modelProposals } from './model-labeller.ts';
 import { proposeLabels } from './propose-labels.ts';

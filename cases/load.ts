@@ -1,14 +1,14 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import type { Case, Suite, Transcript } from '../harness/types.ts';
+import type { Case, Suite, Transcript } from '../harness/core/index.ts';
 import type { ResolvedSuiteSelection } from '../harness/config/types.ts';
-import { CaseValidationError, UnknownNameError } from '../harness/errors.ts';
+import { CaseValidationError, UnknownNameError } from '../harness/core/errors.ts';
 import { caseSchema, suiteSchema, transcriptSchema } from './schema.ts';
 import { checkCase } from './check-case.ts';
 import { checkUniqueArms, checkUniqueCases } from './unique.ts';
 import { importModule } from '../harness/config/import-module.ts';
-import { readText } from '../harness/text/read-text.ts';
+import { readText } from '../harness/core/text/read-text.ts';
 
 /** The case and suite validators, compiled on first use (~100 ms that commands reading no case never pay). */
 let compiled: { caseJson: ValidateFunction; suiteJson: ValidateFunction } | undefined;

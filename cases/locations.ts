@@ -1,6 +1,6 @@
-import type { Assertion, Case, ClaimLocation, Message, Transcript } from '../harness/types.ts';
-import { matchClaim, TextIndex } from '../harness/text/cues.ts';
-import { lastAssistantText } from '../harness/transcript/view.ts';
+import type { Assertion, Case, ClaimLocation, Message, Transcript } from '../harness/core/index.ts';
+import { matchClaim, TextIndex } from '../harness/core/text/cues.ts';
+import { lastAssistantText } from '../harness/core/transcript/view.ts';
 
 /**
  * Where a labelled claim really is in a case's source session(s), read the way the survival matcher

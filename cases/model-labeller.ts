@@ -1,12 +1,12 @@
 import { Ajv } from 'ajv';
 import { loadConfig } from '../harness/config/load-config.ts';
 import { openCache } from '../harness/cache/index.ts';
-import { HarnessError, InputError, ProviderError } from '../harness/errors.ts';
+import { HarnessError, InputError, ProviderError } from '../harness/core/errors.ts';
 import { createProviders } from '../harness/providers/index.ts';
-import { createCallPath } from '../harness/runner/calls.ts';
-import { indexText, matchClaim } from '../harness/text/cues.ts';
-import type { Assertion, ToolSpec, Transcript } from '../harness/types.ts';
-import { assertionKinds } from '../harness/types.ts';
+import { createCallPath } from '../harness/calls/call-path.ts';
+import { indexText, matchClaim } from '../harness/core/text/cues.ts';
+import type { Assertion, ToolSpec, Transcript } from '../harness/core/index.ts';
+import { assertionKinds } from '../harness/core/index.ts';
 import { contentCues } from './propose-labels.ts';
 
 /**

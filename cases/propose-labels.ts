@@ -1,4 +1,10 @@
-import type { Assertion, AssertionKind, AssertionLocation, Message, Transcript } from '../harness/types.ts';
+import type {
+  Assertion,
+  AssertionKind,
+  AssertionLocation,
+  Message,
+  Transcript,
+} from '../harness/core/index.ts';
 
 /**
  * The deterministic label proposer behind `case from-session` and `case label`: assertions proposed

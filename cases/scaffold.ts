@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
-import type { Direction, Message, Transcript } from '../harness/types.ts';
-import { InputError } from '../harness/errors.ts';
+import type { Direction, Message, Transcript } from '../harness/core/index.ts';
+import { InputError } from '../harness/core/errors.ts';
 import { importTranscript, type ImportFormat, type ImportResult } from '../harness/importers/index.ts';
 import { proposeLabels } from './propose-labels.ts';
 

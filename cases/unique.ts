@@ -1,5 +1,5 @@
-import type { Arm, Case } from '../harness/types.ts';
-import { CaseValidationError, InputError } from '../harness/errors.ts';
+import type { Arm, Case } from '../harness/core/index.ts';
+import { CaseValidationError, InputError } from '../harness/core/errors.ts';
 
 /**
  * Names that become cell ids must be unique within a suite: two arms of one name, or two cases of one

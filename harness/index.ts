@@ -103,7 +103,7 @@ export {
   type BrickSwitches,
 } from '../strategies/brick.ts';
 export { effectiveSnapshot, lastTurns, deepFreeze, type SpawnSnapshot } from '../strategies/spawn.ts';
-export { receiverAgentOf, sessionShapeOf, ownershipOf } from './transcript/session-shape.ts';
+export { receiverAgentOf, sessionShapeOf, ownershipOf } from './core/transcript/session-shape.ts';
 
 // The research_result contract
 export {
@@ -143,9 +143,9 @@ export {
   finalAssistantText,
   lastAssistantText,
   opensTurn,
-} from './transcript/view.ts';
-export { countTokens, messageTokens, messagesTokens, requestTokens } from './tokens.ts';
-export { fence, neutraliseMarkers, type Fenced } from './text/fence.ts';
+} from './core/transcript/view.ts';
+export { countTokens, messageTokens, messagesTokens, requestTokens } from './core/tokens.ts';
+export { fence, neutraliseMarkers, type Fenced } from './core/text/fence.ts';
 
 // Errors
 export {
@@ -155,10 +155,14 @@ export {
   CaseValidationError,
   UnknownNameError,
   SubagentContractError,
-} from './errors.ts';
+} from './core/errors.ts';
 
 // Types
-export type * from './types.ts';
+export type * from './core/types/transcript.ts';
+export type * from './core/types/case.ts';
+export type * from './core/types/handoff.ts';
+export type * from './core/types/model-call.ts';
+export type * from './core/types/result.ts';
 export type {
   UserConfig,
   ResolvedConfig,

@@ -1,4 +1,4 @@
-import type { Case } from '../harness/types.ts';
+import type { Case } from '../harness/core/index.ts';
 import { criterionIds } from './criteria/index.ts';
 
 /**

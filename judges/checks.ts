@@ -1,11 +1,16 @@
-import type { Case, ChatMessage, CheckResult, Handoff, TruncationMarker } from '../harness/types.ts';
-import { sessionShapeOf } from '../harness/transcript/session-shape.ts';
-import { allOnLine, indexText, lineWithAll, type TextIndex } from '../harness/text/cues.ts';
+import type { Case, ChatMessage, CheckResult, Handoff, TruncationMarker } from '../harness/core/index.ts';
+import { sessionShapeOf } from '../harness/core/transcript/session-shape.ts';
+import { allOnLine, indexText, lineWithAll, type TextIndex } from '../harness/core/text/cues.ts';
 import { renderMessages } from '../strategies/render.ts';
-import { contrastWords, handoffPhrases, notSearchedCues, recapSignature } from './signals.ts';
+import {
+  contrastWords,
+  handoffPhrases,
+  notSearchedCues,
+  recapSignature,
+} from '../harness/core/text/signals.ts';
 import { defineCheck, type Check, type CheckContext, type CheckVerdict } from './define-check.ts';
 
-export { handoffPhrases } from './signals.ts';
+export { handoffPhrases } from '../harness/core/text/signals.ts';
 
 /**
  * Deterministic checks on a cell — no model involved, so they are exact and free:

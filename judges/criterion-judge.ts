@@ -4,7 +4,7 @@ import type {
   CriterionScore,
   ModelRequestInput,
   ModelResponse,
-} from '../harness/types.ts';
+} from '../harness/core/index.ts';
 import { judgeRequest, submitScoresName } from './judge-request.ts';
 import type { CriterionRegistry } from './criteria/index.ts';
 

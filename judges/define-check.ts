@@ -1,5 +1,5 @@
-import type { Case, CheckResult, Handoff } from '../harness/types.ts';
-import type { TextIndex } from '../harness/text/cues.ts';
+import type { Case, CheckResult, Handoff } from '../harness/core/index.ts';
+import type { TextIndex } from '../harness/core/text/cues.ts';
 
 /** What a deterministic check reads: the case, the handoff the receiver got, and its answer. */
 export interface CheckContext {

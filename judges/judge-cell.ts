@@ -6,7 +6,7 @@ import type {
   Handoff,
   ResultRow,
   SurvivalResult,
-} from '../harness/types.ts';
+} from '../harness/core/index.ts';
 import { judgeCriteria, type JudgeCall } from './criterion-judge.ts';
 import { overstatedCount, survival, survivalByLocation, survivalRates } from './survival.ts';
 import { classifySurvival } from './survival-llm.ts';

@@ -1,6 +1,6 @@
-import type { Case, ModelRequestInput, ToolSpec } from '../harness/types.ts';
-import { CaseValidationError } from '../harness/errors.ts';
-import { fence } from '../harness/text/fence.ts';
+import type { Case, ModelRequestInput, ToolSpec } from '../harness/core/index.ts';
+import { CaseValidationError } from '../harness/core/errors.ts';
+import { fence } from '../harness/core/text/fence.ts';
 import {
   allCriterionIds,
   getCriterion,
@@ -8,8 +8,8 @@ import {
   type CriterionRegistry,
   type ReferencePart,
 } from './criteria/index.ts';
-import { sessionShapeLine } from './signals.ts';
-import { sessionShapeOf } from '../harness/transcript/session-shape.ts';
+import { sessionShapeLine } from '../harness/core/text/signals.ts';
+import { sessionShapeOf } from '../harness/core/transcript/session-shape.ts';
 
 /**
  * The criterion judge's request: anchored rubrics, the parts of the reference the criteria use, and

@@ -1,4 +1,4 @@
-import type { ResultRow, SurvivalMark } from '../harness/types.ts';
+import type { ResultRow, SurvivalMark } from '../harness/core/index.ts';
 
 /**
  * Judge reliability, as pure functions over result rows (no I/O, no randomness).

@@ -7,8 +7,8 @@ import type {
   SurvivalMark,
   SurvivalResult,
   ToolSpec,
-} from '../harness/types.ts';
-import { fence } from '../harness/text/fence.ts';
+} from '../harness/core/index.ts';
+import { fence } from '../harness/core/text/fence.ts';
 
 /**
  * The LLM reading of assumption survival: for one stage (the payload the receiver got, or its final

@@ -1,6 +1,6 @@
-import type { Assertion, AssertionKind, SurvivalMark, SurvivalResult } from '../harness/types.ts';
-import { assertionKinds } from '../harness/types.ts';
-import { indexText, matchClaim, type TextIndex } from '../harness/text/cues.ts';
+import type { Assertion, AssertionKind, SurvivalMark, SurvivalResult } from '../harness/core/index.ts';
+import { assertionKinds } from '../harness/core/index.ts';
+import { indexText, matchClaim, type TextIndex } from '../harness/core/text/cues.ts';
 
 /**
  * Assumption survival, deterministic: for each labelled assertion, at the payload the receiver got

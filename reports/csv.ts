@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
-import type { ResultRow } from '../harness/types.ts';
-import { assertionKinds, claimLocations } from '../harness/types.ts';
+import type { ResultRow } from '../harness/core/index.ts';
+import { assertionKinds, claimLocations } from '../harness/core/index.ts';
 import { canonicalRows, isSimulated } from './summarize.ts';
 
 /**

@@ -1,5 +1,5 @@
-import type { AssertionKind } from '../harness/types.ts';
-import { assertionKinds, claimLocations } from '../harness/types.ts';
+import type { AssertionKind } from '../harness/core/index.ts';
+import { assertionKinds, claimLocations } from '../harness/core/index.ts';
 import type { PairedTest } from './stats/paired.ts';
 import type { IntervalBound } from './stats/scale.ts';
 import type {

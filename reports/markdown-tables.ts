@@ -1,4 +1,4 @@
-import { assertionKinds } from '../harness/types.ts';
+import { assertionKinds } from '../harness/core/index.ts';
 import type { SuiteSummary } from './summary/types.ts';
 import * as f from './format.ts';
 import { align, armLabel, mdCell, row } from './markdown-cells.ts';

@@ -1,4 +1,4 @@
-import { assertionKinds } from '../harness/types.ts';
+import { assertionKinds } from '../harness/core/index.ts';
 import type { Summary, SuiteSummary } from './summary/types.ts';
 import * as f from './format.ts';
 import { liveArms, liveHeaders, liveRows, liveSimLines } from './live-section.ts';

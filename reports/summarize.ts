@@ -1,5 +1,5 @@
-import type { ResultRow } from '../harness/types.ts';
-import { latestRows } from '../harness/runner/latest-rows.ts';
+import type { ResultRow } from '../harness/core/index.ts';
+import { latestRows } from './latest-rows.ts';
 import type { ArmSummary, MethodNote, Summary, SuiteSummary, SweepSummary } from './summary/types.ts';
 import { sweepSummaries } from './summary/sweeps.ts';
 import { callSummary, costSummary, latencySummary, tokenSummary, withBaseline } from './summary/usage.ts';

@@ -1,6 +1,6 @@
-import { writeFileAtomic } from '../harness/atomic-write.ts';
+import { writeFileAtomic } from '../harness/core/atomic-write.ts';
 import { join } from 'node:path';
-import type { ResultRow } from '../harness/types.ts';
+import type { ResultRow } from '../harness/core/index.ts';
 import type { Summary } from './summary/types.ts';
 import { summarize } from './summarize.ts';
 import { renderMarkdown } from './markdown.ts';

@@ -85,11 +85,11 @@ function entrySources(meta, out, name) {
 
 const sha1 = (data) => createHash('sha1').update(data).digest('hex');
 
-/** dist/o200k-table.bin: the tokenizer's rank table prebuilt, so a run loads it in one read (harness/tokenizer/). */
+/** dist/o200k-table.bin: the tokenizer's rank table prebuilt, so a run loads it in one read (harness/core/tokenizer/). */
 async function writeTokenTable(out) {
   const code = await build({
     stdin: {
-      contents: "export { loadRankTable, serializeRankTable } from './harness/tokenizer/rank-table.ts';",
+      contents: "export { loadRankTable, serializeRankTable } from './harness/core/tokenizer/rank-table.ts';",
       resolveDir: root,
       loader: 'ts',
     },

@@ -1,5 +1,5 @@
-import type { ChatMessage } from '../harness/types.ts';
-import { messagesTokens, countTokens } from '../harness/tokens.ts';
+import type { ChatMessage } from '../harness/core/index.ts';
+import { messagesTokens, countTokens } from '../harness/core/tokens.ts';
 import { defineStrategy } from './define.ts';
 import { attachReturn, finishHandoff, receiverHistory } from './compose.ts';
 import { allMarkers, buildBrick, fencedBrick, type BrickSwitches } from './brick.ts';

@@ -1,7 +1,7 @@
-import type { ToolResult, Transcript, TruncationMarker, Turn } from '../harness/types.ts';
-import { viewOf } from '../harness/transcript/view.ts';
+import type { ToolResult, Transcript, TruncationMarker, Turn } from '../harness/core/index.ts';
+import { viewOf } from '../harness/core/transcript/view.ts';
 import { formatCall } from './render.ts';
-import { fence } from '../harness/text/fence.ts';
+import { fence } from '../harness/core/text/fence.ts';
 
 /**
  * The summary "brick" (ADR 0029): per-turn lines, newest turns first until `budgetChars`, oldest

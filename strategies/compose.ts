@@ -1,6 +1,13 @@
-import type { Case, ChatMessage, Message, SimHints, StrategyContext, ToolCall } from '../harness/types.ts';
+import type {
+  Case,
+  ChatMessage,
+  Message,
+  SimHints,
+  StrategyContext,
+  ToolCall,
+} from '../harness/core/index.ts';
 import { narrateCall } from './narrate.ts';
-import { fence } from '../harness/text/fence.ts';
+import { fence } from '../harness/core/text/fence.ts';
 
 /**
  * A session's messages as chat messages a model API accepts: a call that never got a result (the agent

@@ -1,5 +1,5 @@
-import type { Transcript } from '../harness/types.ts';
-import { allTrailItems } from '../harness/transcript/view.ts';
+import type { Transcript } from '../harness/core/index.ts';
+import { allTrailItems } from '../harness/core/transcript/view.ts';
 import { formatArgs } from './render.ts';
 import type { ResearchResult } from './contract-schema.ts';
 

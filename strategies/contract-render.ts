@@ -1,6 +1,6 @@
-import type { ToolCall, ToolSpec, Transcript, TruncationMarker } from '../harness/types.ts';
-import { countTokens } from '../harness/tokens.ts';
-import { allTrailItems } from '../harness/transcript/view.ts';
+import type { ToolCall, ToolSpec, Transcript, TruncationMarker } from '../harness/core/index.ts';
+import { countTokens } from '../harness/core/tokens.ts';
+import { allTrailItems } from '../harness/core/transcript/view.ts';
 import { formatArgs } from './render.ts';
 import type { ResearchResult } from './contract-schema.ts';
 import type { GuardFlag } from './contract-guards.ts';

@@ -1,5 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import type { ToolSpec } from '../harness/types.ts';
+import type { ToolSpec } from '../harness/core/index.ts';
 
 /**
  * The `research_result` record, exactly as the ledgerline seed prints it ("Specify the fields, and let

@@ -1,5 +1,5 @@
-import type { ParamSpec, Strategy } from '../harness/types.ts';
-import { InputError } from '../harness/errors.ts';
+import type { ParamSpec, Strategy } from '../harness/core/index.ts';
+import { InputError } from '../harness/core/errors.ts';
 
 /** Typed identity helper: a strategy is a plain object (name, params with defaults, prepare). */
 export function defineStrategy<P extends Record<string, unknown>>(strategy: Strategy<P>): Strategy<P> {

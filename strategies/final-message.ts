@@ -1,8 +1,8 @@
-import type { Transcript } from '../harness/types.ts';
+import type { Transcript } from '../harness/core/index.ts';
 import { defineStrategy } from './define.ts';
 import { attachReturn, finishHandoff, receiverHistory } from './compose.ts';
 import { framings } from './framing.ts';
-import { lastAssistantText } from '../harness/transcript/view.ts';
+import { lastAssistantText } from '../harness/core/transcript/view.ts';
 
 /**
  * What most agent frameworks return from a sub-agent: its last assistant message, nothing else —

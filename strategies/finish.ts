@@ -7,9 +7,9 @@ import type {
   ToolSpec,
   Transcript,
   TruncationMarker,
-} from '../harness/types.ts';
-import { countTokens, messagesTokens } from '../harness/tokens.ts';
-import { allTrailItems } from '../harness/transcript/view.ts';
+} from '../harness/core/index.ts';
+import { countTokens, messagesTokens } from '../harness/core/tokens.ts';
+import { allTrailItems } from '../harness/core/transcript/view.ts';
 import { formatCall, renderMessages } from './render.ts';
 import { oneLine } from './brick.ts';
 

@@ -1,5 +1,5 @@
-import type { ChatMessage, ModelResponse, TruncationMarker } from '../harness/types.ts';
-import { countTokens, messagesTokens } from '../harness/tokens.ts';
+import type { ChatMessage, ModelResponse, TruncationMarker } from '../harness/core/index.ts';
+import { countTokens, messagesTokens } from '../harness/core/tokens.ts';
 import type { RenderedSegment } from './narrate.ts';
 
 /**

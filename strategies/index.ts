@@ -1,5 +1,5 @@
-import type { Strategy } from '../harness/types.ts';
-import { UnknownNameError } from '../harness/errors.ts';
+import type { Strategy } from '../harness/core/index.ts';
+import { UnknownNameError } from '../harness/core/errors.ts';
 import { inline } from './inline.ts';
 import { fullTranscript } from './full-transcript.ts';
 import { finalMessage } from './final-message.ts';

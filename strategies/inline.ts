@@ -1,5 +1,5 @@
-import type { ChatMessage, Message, StrategyContext } from '../harness/types.ts';
-import { messagesTokens } from '../harness/tokens.ts';
+import type { ChatMessage, Message, StrategyContext } from '../harness/core/index.ts';
+import { messagesTokens } from '../harness/core/tokens.ts';
 import { defineStrategy } from './define.ts';
 import { briefLength, finishHandoff, receiverHistory, replayable, toChat } from './compose.ts';
 import { framings } from './framing.ts';

@@ -5,9 +5,9 @@ import type {
   ToolResult,
   Transcript,
   TruncationMarker,
-} from '../harness/types.ts';
-import { viewOf } from '../harness/transcript/view.ts';
-import { fence, neutraliseMarkers } from '../harness/text/fence.ts';
+} from '../harness/core/index.ts';
+import { viewOf } from '../harness/core/transcript/view.ts';
+import { fence, neutraliseMarkers } from '../harness/core/text/fence.ts';
 import { formatArgs } from './render.ts';
 import { callSummary, type RetentionPolicy, type TrailFate, type TrailPlan } from './trails.ts';
 

@@ -1,5 +1,5 @@
-import type { Case, ChatMessage, ModelResponse, StrategyContext } from '../harness/types.ts';
-import { messagesTokens } from '../harness/tokens.ts';
+import type { Case, ChatMessage, ModelResponse, StrategyContext } from '../harness/core/index.ts';
+import { messagesTokens } from '../harness/core/tokens.ts';
 import { defineStrategy } from './define.ts';
 import { briefLength, closePendingCall, finishHandoff, receiverHistory, simHintsOf } from './compose.ts';
 import { adr0093Brick, buildBrick, fencedBrick } from './brick.ts';
@@ -8,9 +8,9 @@ import { renderSession } from './narrate.ts';
 import { trimHeadTail, type MiddlePolicy } from './head-tail.ts';
 import { planTrails, type TrailFate } from './trails.ts';
 import { renderMessage } from './render.ts';
-import { receiverAgentOf, sessionShapeOf } from '../harness/transcript/session-shape.ts';
+import { receiverAgentOf, sessionShapeOf } from '../harness/core/transcript/session-shape.ts';
 
-export { receiverAgentOf } from '../harness/transcript/session-shape.ts';
+export { receiverAgentOf } from '../harness/core/transcript/session-shape.ts';
 
 export interface ParityParams extends Record<string, unknown> {
   expandTurns: number;

@@ -1,4 +1,4 @@
-import type { ChatMessage, Message, ToolCall, Transcript } from '../harness/types.ts';
+import type { ChatMessage, Message, ToolCall, Transcript } from '../harness/core/index.ts';
 
 /** Tool call arguments as one line of JSON (strings stay strings). */
 export function formatArgs(input: unknown): string {

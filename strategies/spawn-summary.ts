@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../harness/types.ts';
+import type { ChatMessage } from '../harness/core/index.ts';
 import { defineStrategy } from './define.ts';
 import { finishHandoff, simHintsOf, toChat } from './compose.ts';
 import { framings } from './framing.ts';

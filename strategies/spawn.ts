@@ -1,5 +1,5 @@
-import type { Message, Transcript } from '../harness/types.ts';
-import { computeView } from '../harness/transcript/view.ts';
+import type { Message, Transcript } from '../harness/core/index.ts';
+import { computeView } from '../harness/core/transcript/view.ts';
 
 /**
  * The effective parent dialogue at the moment of a spawn (seed: child-agent-context-selection):

@@ -1,5 +1,5 @@
-import type { ChatMessage, ModelResponse, StrategyContext, Transcript } from '../harness/types.ts';
-import { SubagentContractError } from '../harness/errors.ts';
+import type { ChatMessage, ModelResponse, StrategyContext, Transcript } from '../harness/core/index.ts';
+import { SubagentContractError } from '../harness/core/errors.ts';
 import { defineStrategy } from './define.ts';
 import { attachReturn, finishHandoff, receiverHistory, simHintsOf, toChat } from './compose.ts';
 import { framings } from './framing.ts';

@@ -1,4 +1,4 @@
-import type { ChatMessage, ModelResponse, StrategyContext, Transcript } from '../harness/types.ts';
+import type { ChatMessage, ModelResponse, StrategyContext, Transcript } from '../harness/core/index.ts';
 import { defineStrategy } from './define.ts';
 import { attachReturn, finishHandoff, receiverHistory, simHintsOf, toChat } from './compose.ts';
 import { framings } from './framing.ts';

@@ -1,5 +1,5 @@
-import type { RetentionPolicy, Transcript, Turn } from '../harness/types.ts';
-import { viewOf } from '../harness/transcript/view.ts';
+import type { RetentionPolicy, Transcript, Turn } from '../harness/core/index.ts';
+import { viewOf } from '../harness/core/transcript/view.ts';
 import { formatArgs } from './render.ts';
 
 export type { RetentionPolicy };

@@ -1,4 +1,4 @@
-import type { Assertion } from '../../harness/types.ts';
+import type { Assertion } from '../../harness/core/index.ts';
 import { designs, type Design } from './designs.ts';
 import { moreDesigns } from './designs-2.ts';
 import { SessionBuilder } from '../lib/session.ts';

@@ -1,4 +1,4 @@
-import type { Assertion, Transcript } from '../../harness/types.ts';
+import type { Assertion, Transcript } from '../../harness/core/index.ts';
 import type { LedgerWorld } from './world.ts';
 import { RETIRING } from './world.ts';
 import type { Findings, RemarkSlot } from './labels.ts';

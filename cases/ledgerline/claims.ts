@@ -1,4 +1,4 @@
-import type { Assertion, ClaimLocation } from '../../harness/types.ts';
+import type { Assertion, ClaimLocation } from '../../harness/core/index.ts';
 import type { GroundTruth, LedgerWorld } from './world.ts';
 import { RETIRING } from './world.ts';
 import { adapterPath, changelogPath } from './repo.ts';

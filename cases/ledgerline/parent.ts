@@ -1,4 +1,4 @@
-import type { Transcript } from '../../harness/types.ts';
+import type { Transcript } from '../../harness/core/index.ts';
 import type { LedgerWorld } from './world.ts';
 import { RETIRING } from './world.ts';
 import { SessionBuilder } from '../lib/session.ts';

@@ -1,4 +1,4 @@
-import type { ClaimLocation } from '../../harness/types.ts';
+import type { ClaimLocation } from '../../harness/core/index.ts';
 import type { LedgerWorld } from './world.ts';
 import { RETIRING } from './world.ts';
 

@@ -1,4 +1,4 @@
-import type { AgentRole, Message, ToolCall, Transcript } from '../../harness/types.ts';
+import type { AgentRole, Message, ToolCall, Transcript } from '../../harness/core/index.ts';
 
 /** One tool call and the result it got, for building a transcript. */
 export interface CallSpec {

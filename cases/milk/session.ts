@@ -4,7 +4,7 @@ import type {
   EvidenceItem,
   ReferenceFact,
   Transcript,
-} from '../../harness/types.ts';
+} from '../../harness/core/index.ts';
 import type { Bug, Project } from './project.ts';
 import { SessionBuilder } from '../lib/session.ts';
 import { Random } from '../lib/random.ts';

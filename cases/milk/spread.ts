@@ -1,4 +1,4 @@
-import type { Assertion, ClaimLocation } from '../../harness/types.ts';
+import type { Assertion, ClaimLocation } from '../../harness/core/index.ts';
 import type { Bug, Project } from './project.ts';
 
 /**

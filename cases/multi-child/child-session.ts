@@ -1,4 +1,4 @@
-import type { Assertion } from '../../harness/types.ts';
+import type { Assertion } from '../../harness/core/index.ts';
 import type { Merchant } from '../ledgerline/world.ts';
 import { memoryAccess } from '../../harness/live/access.ts';
 import { createWorldTools, type WorldTools } from '../../harness/live/tools.ts';

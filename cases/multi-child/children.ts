@@ -1,4 +1,4 @@
-import type { Assertion, Transcript } from '../../harness/types.ts';
+import type { Assertion, Transcript } from '../../harness/core/index.ts';
 import type { GroundTruth, LedgerWorld, Merchant } from '../ledgerline/world.ts';
 import { RETIRING } from '../ledgerline/world.ts';
 import { adapterPath, changelogPath } from '../ledgerline/repo.ts';

@@ -1,4 +1,4 @@
-import type { Assertion } from '../../harness/types.ts';
+import type { Assertion } from '../../harness/core/index.ts';
 import type { LedgerWorld } from '../ledgerline/world.ts';
 import { changelogPath } from '../ledgerline/repo.ts';
 import {

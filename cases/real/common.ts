@@ -1,8 +1,8 @@
-import { writeFileAtomic } from '../../harness/atomic-write.ts';
+import { writeFileAtomic } from '../../harness/core/atomic-write.ts';
 import { join } from 'node:path';
-import type { Assertion, ClaimLocation, Message, Transcript } from '../../harness/types.ts';
+import type { Assertion, ClaimLocation, Message, Transcript } from '../../harness/core/index.ts';
 import { importTranscript } from '../../harness/importers/index.ts';
-import { indexText, matchClaim } from '../../harness/text/cues.ts';
+import { indexText, matchClaim } from '../../harness/core/text/cues.ts';
 
 /** Where each real transcript came from (the shared README's table), for the provenance object. */
 export const origins = {

@@ -1,4 +1,4 @@
-import type { Assertion } from '../../harness/types.ts';
+import type { Assertion } from '../../harness/core/index.ts';
 import { scenarios, type Scenario } from './scenarios.ts';
 import { moreScenarios } from './scenarios-2.ts';
 import { SessionBuilder } from '../lib/session.ts';

@@ -1,4 +1,4 @@
-import type { World } from '../../harness/types.ts';
+import type { World } from '../../harness/core/index.ts';
 import type { Scenario } from './scenarios.ts';
 
 /**

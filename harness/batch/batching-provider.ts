@@ -1,9 +1,9 @@
 import { hash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { ModelRequest, ModelResponse, Provider } from '../types.ts';
+import type { ModelRequest, ModelResponse, Provider } from '../core/index.ts';
 import type { Price, ResolvedConfig } from '../config/types.ts';
 import { requestKeyJson } from '../cache/sqlite-cache.ts';
-import { ConfigError, ProviderError } from '../errors.ts';
+import { ConfigError, ProviderError } from '../core/errors.ts';
 import { BATCH_PRICE_FACTOR, costOf } from '../providers/prices.ts';
 import { BatchScheduler, type SchedulerOptions } from './scheduler.ts';
 import type { BatchBackend, BatchSettings } from './types.ts';

@@ -1,6 +1,6 @@
-import type { Provider } from '../types.ts';
+import type { Provider } from '../core/index.ts';
 import type { ResolvedConfig } from '../config/types.ts';
-import { InputError } from '../errors.ts';
+import { InputError } from '../core/errors.ts';
 import {
   batchSettingsOf,
   createBatchBackend,

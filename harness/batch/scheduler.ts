@@ -1,4 +1,4 @@
-import { ProviderError } from '../errors.ts';
+import { ProviderError } from '../core/errors.ts';
 import { appendBatchRecord, readBatchJournal } from './batch-journal.ts';
 import type { BatchBackend, BatchEntry, BatchOutcome, BatchSettings, BatchStatus } from './types.ts';
 

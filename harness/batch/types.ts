@@ -1,4 +1,4 @@
-import type { ModelRequest, ModelResponse } from '../types.ts';
+import type { ModelRequest, ModelResponse } from '../core/index.ts';
 
 /** One request of a batch: its custom_id (the response-cache key of the call) and the vendor body. */
 export interface BatchEntry {

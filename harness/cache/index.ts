@@ -1,7 +1,7 @@
 import type { ResponseCache } from './types.ts';
 import { SqliteCache, sqliteReason } from './sqlite-cache.ts';
 import { DamagedCache } from './move-aside.ts';
-import { CacheError } from '../errors.ts';
+import { CacheError } from '../core/errors.ts';
 
 const toStderr = (line: string) => void process.stderr.write(`${line}\n`);
 

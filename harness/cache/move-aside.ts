@@ -1,5 +1,5 @@
 import { existsSync, renameSync } from 'node:fs';
-import { CacheError } from '../errors.ts';
+import { CacheError } from '../core/errors.ts';
 
 /** A cache file SQLite called damaged, already moved out of the way to `aside`. */
 export class DamagedCache extends Error {

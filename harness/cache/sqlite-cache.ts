@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { hash } from 'node:crypto';
 import Database from 'better-sqlite3';
-import type { ModelRequest, ModelResponse } from '../types.ts';
+import type { ModelRequest, ModelResponse } from '../core/index.ts';
 import type { ResponseCache } from './types.ts';
 import { storedResponse } from './stored-response.ts';
 import { DamagedCache, moveAside } from './move-aside.ts';

@@ -1,4 +1,4 @@
-import type { ModelResponse } from '../types.ts';
+import type { ModelResponse } from '../core/index.ts';
 
 /**
  * A stored cache entry as a response, or undefined when it is not one. The cache file is outside the

@@ -1,4 +1,4 @@
-import type { ModelRequest, ModelResponse } from '../types.ts';
+import type { ModelRequest, ModelResponse } from '../core/index.ts';
 
 /** A response cache. Keys cover exactly the request fields that change the output (rep included, via the seed). */
 export interface ResponseCache {

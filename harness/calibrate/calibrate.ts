@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { resolveConfig } from '../config/resolve-config.ts';
 import { listSuiteIds } from '../../cases/load.ts';
-import { UnknownNameError } from '../errors.ts';
+import { UnknownNameError } from '../core/errors.ts';
 import { measureReplication, totalsOf, type CalibrationTotals, type ReplicationOutcome } from './measure.ts';
 import { resampleable, resampleCases, runReplication } from './replicate.ts';
 

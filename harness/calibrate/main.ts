@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { HarnessError } from '../errors.ts';
+import { HarnessError } from '../core/errors.ts';
 import {
   calibrate,
   CALIBRATION_DEFAULTS,

@@ -1,4 +1,4 @@
-import type { ResultRow } from '../types.ts';
+import type { ResultRow } from '../core/index.ts';
 import { summarize } from '../../reports/summarize.ts';
 import { seededRandom } from '../../reports/stats/random.ts';
 import type { Comparison, SuiteSummary } from '../../reports/summary/types.ts';

@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { Arm, Case, ResultRow, Suite } from '../types.ts';
+import type { Arm, Case, ResultRow, Suite } from '../core/index.ts';
 import type { ResolvedConfig } from '../config/types.ts';
 import { loadSuite, toCase } from '../../cases/load.ts';
 import { importModule } from '../config/import-module.ts';
 import { createSimProvider } from '../providers/sim/index.ts';
-import { createCallPath } from '../runner/calls.ts';
+import { createCallPath } from '../calls/call-path.ts';
 import { executeCell } from '../runner/execute-cell.ts';
 import { HandoffMemo } from '../runner/handoff-memo.ts';
 import { planCells } from '../runner/plan.ts';
-import { InputError } from '../errors.ts';
+import { InputError } from '../core/errors.ts';
 
 /** A suite that can be resampled: its meta, and its generator (module's generate, the suite's case count). */
 export interface Resampleable {

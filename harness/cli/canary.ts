@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load-config.ts';
 import { createProviders } from '../providers/index.ts';
-import { canaryConfig, formatCanary, runCanary } from '../../judges/canary.ts';
+import { canaryConfig, formatCanary, runCanary } from '../runner/canary.ts';
 
 /**
  * The judge canary's command line (the measurement is judges/canary.ts): its exit code is 0 when the

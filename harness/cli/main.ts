@@ -1,5 +1,5 @@
 import yargs from 'yargs';
-import { InputError } from '../errors.ts';
+import { InputError } from '../core/errors.ts';
 import { commands } from './commands/index.ts';
 import { register } from './command.ts';
 import { harnessVersion } from '../version.ts';

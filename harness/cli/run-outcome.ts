@@ -2,8 +2,8 @@ import type { ResolvedConfig } from '../config/types.ts';
 import type { RunOutcome } from '../runner/run.ts';
 import type { Progress } from '../runner/reporters.ts';
 import { errorBudget, type ErrorBudget } from '../runner/error-budget.ts';
-import { describeError } from '../errors.ts';
-import { maskSecrets } from '../redact.ts';
+import { describeError } from '../core/errors.ts';
+import { maskSecrets } from '../core/redact.ts';
 import { summarize } from '../../reports/summarize.ts';
 import { renderMarkdown } from '../../reports/markdown.ts';
 

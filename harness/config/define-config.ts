@@ -1,5 +1,5 @@
 import type { ProviderFactory, UserConfig } from './types.ts';
-import type { Provider, Strategy } from '../types.ts';
+import type { Provider, Strategy } from '../core/index.ts';
 import type { Reporter } from '../runner/reporters.ts';
 
 /** Typed identity for eval.config.ts. */

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ConfigError } from '../errors.ts';
+import { ConfigError } from '../core/errors.ts';
 import { importModule } from './import-module.ts';
 import { resolveConfig } from './resolve-config.ts';
 import type { ConfigFlags, ResolvedConfig, UserConfig } from './types.ts';

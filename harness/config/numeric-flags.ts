@@ -1,4 +1,4 @@
-import { InputError } from '../errors.ts';
+import { InputError } from '../core/errors.ts';
 
 /** How a numeric flag is checked: as the config field it overrides (integer, range). */
 export type NumberRule =

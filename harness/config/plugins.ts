@@ -1,6 +1,6 @@
 import type { Criterion } from '../../judges/criteria/define.ts';
 import type { Check } from '../../judges/define-check.ts';
-import { ConfigError } from '../errors.ts';
+import { ConfigError } from '../core/errors.ts';
 import { configDefaults } from './defaults.ts';
 import type { ReporterEntry, ResolvedConfig, UserConfig } from './types.ts';
 

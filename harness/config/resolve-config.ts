@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../errors.ts';
+import { ConfigError } from '../core/errors.ts';
 import { packageRoot } from '../version.ts';
-import { resolveGateThresholds } from '../gate/thresholds.ts';
+import { resolveGateThresholds } from './gate-thresholds.ts';
 import { checkNumberFlag, type NumberRule } from './numeric-flags.ts';
 import type {
   ConfigFlags,

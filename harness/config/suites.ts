@@ -1,6 +1,6 @@
 import type { ModelSpec, ResolvedSuiteSelection, ArmInput, UserConfig } from './types.ts';
-import type { Strategy } from '../types.ts';
-import { ConfigError, InputError } from '../errors.ts';
+import type { Strategy } from '../core/index.ts';
+import { ConfigError, InputError } from '../core/errors.ts';
 import { getStrategy } from '../../strategies/index.ts';
 import { paramProblems } from '../../strategies/define.ts';
 

@@ -1,6 +1,6 @@
-import type { Strategy } from '../types.ts';
+import type { Strategy } from '../core/index.ts';
 import type { ArmInput } from './types.ts';
-import { InputError } from '../errors.ts';
+import { InputError } from '../core/errors.ts';
 
 /** Param name → the values to sweep over (numbers, booleans or strings). */
 export type SweepGrid = Record<string, readonly (number | boolean | string)[]>;

@@ -1,4 +1,4 @@
-import type { Arm, Provider, Strategy } from '../types.ts';
+import type { Arm, Provider, Strategy } from '../core/index.ts';
 import type { SimOptions } from '../providers/sim/index.ts';
 import type { BatchSettings } from '../batch/types.ts';
 import type { Criterion } from '../../judges/criteria/define.ts';

@@ -1,10 +1,10 @@
-import type { ResultRow } from '../types.ts';
-import { InputError } from '../errors.ts';
+import type { ResultRow } from '../core/index.ts';
+import { InputError } from '../core/errors.ts';
 import { canonicalRows, summarize } from '../../reports/summarize.ts';
 import { scoredCells, type ScoredCell } from '../../reports/stats/paired.ts';
 import type { Summary } from '../../reports/summary/types.ts';
 import { validateBaselineShape } from './baseline-schema.ts';
-import { stripBom } from '../text/read-text.ts';
+import { stripBom } from '../core/text/read-text.ts';
 import { armModels } from './like-for-like.ts';
 
 export {

@@ -1,7 +1,7 @@
-import type { ResultRow } from '../types.ts';
+import type { ResultRow } from '../core/index.ts';
 import type { SuiteSummary } from '../../reports/summary/types.ts';
 import type { GateCheck, Baseline } from './types.ts';
-import type { ResolvedGateThresholds } from './thresholds.ts';
+import type { ResolvedGateThresholds } from '../config/gate-thresholds.ts';
 
 /** Baseline suites and arms the run lacks: nothing to compare them with. */
 export function coverageChecks(baseline: Baseline, suites: readonly SuiteSummary[]): GateCheck[] {

@@ -1,10 +1,10 @@
-import type { ResultRow } from '../types.ts';
+import type { ResultRow } from '../core/index.ts';
 import { canonicalRows, summarize } from '../../reports/summarize.ts';
 import { pairedDifference, scoredCells } from '../../reports/stats/paired.ts';
 import type { ArmSummary, SuiteSummary } from '../../reports/summary/types.ts';
 import { identityOf } from './baseline.ts';
 import type { Baseline, BaselineArm, GateCheck, GateResult, GateVerdict, RunIdentity } from './types.ts';
-import type { ResolvedGateThresholds } from './thresholds.ts';
+import type { ResolvedGateThresholds } from '../config/gate-thresholds.ts';
 import { limitsFor, scopeChecks, type ArmLimits } from './scopes.ts';
 import { armDifferences, configCheck } from './like-for-like.ts';
 import { changedCells, coverageChecks, unusedMinimums } from './coverage.ts';

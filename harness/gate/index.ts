@@ -23,7 +23,7 @@ export {
   type GateResult,
   type GateVerdict,
 } from './gate.ts';
-export { resolveGateThresholds, type ResolvedGateThresholds } from './thresholds.ts';
+export { resolveGateThresholds, type ResolvedGateThresholds } from '../config/gate-thresholds.ts';
 export { appendStepSummary, renderGateMarkdown } from './markdown.ts';
 export {
   checkSameExperiment,

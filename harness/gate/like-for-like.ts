@@ -1,4 +1,4 @@
-import type { ResultRow } from '../types.ts';
+import type { ResultRow } from '../core/index.ts';
 import type { GateCheck, BaselineArm } from './types.ts';
 
 /** `provider:model` per role of an arm's rows, sorted (what a baseline arm records). */

@@ -1,13 +1,13 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { writeFileAtomic } from '../atomic-write.ts';
+import { writeFileAtomic } from '../core/atomic-write.ts';
 import { basename, dirname, resolve } from 'node:path';
-import type { CallRecord, ResultRow } from '../types.ts';
+import type { CallRecord, ResultRow } from '../core/index.ts';
 import type { ResolvedConfig } from '../config/types.ts';
-import { InputError } from '../errors.ts';
+import { InputError } from '../core/errors.ts';
 import { loadSuites } from '../../cases/load.ts';
 import { planCells } from '../runner/plan.ts';
 import { openResume } from '../runner/run-dir.ts';
-import { latestPerCell } from '../runner/latest-rows.ts';
+import { latestPerCell } from '../../reports/latest-rows.ts';
 import { canonicalRows } from '../../reports/summarize.ts';
 import { writeReports } from '../../reports/write.ts';
 import { readCalls, readRunFiles } from './run-files.ts';

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CallRecord, ResultRow } from '../types.ts';
-import { InputError, type InputErrorCode } from '../errors.ts';
+import type { CallRecord, ResultRow } from '../core/index.ts';
+import { InputError, type InputErrorCode } from '../core/errors.ts';
 import { readJsonl } from '../runner/journal.ts';
-import { readText } from '../text/read-text.ts';
+import { readText } from '../core/text/read-text.ts';
 
 /** The journals of one run directory, read for the gate, the baseline and merge. */
 export interface RunFiles {

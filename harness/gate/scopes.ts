@@ -1,6 +1,6 @@
 import type { GateLimits, ResolvedGateThresholds } from '../config/types.ts';
 import type { GateCheck, Baseline } from './types.ts';
-import { ConfigError } from '../errors.ts';
+import { ConfigError } from '../core/errors.ts';
 
 /** The thresholds that apply to one suite × arm, and the config scopes they came from. */
 export interface ArmLimits {

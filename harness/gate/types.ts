@@ -1,5 +1,5 @@
 import type { ScoredCell } from '../../reports/stats/paired.ts';
-import type { ResolvedGateThresholds } from './thresholds.ts';
+import type { ResolvedGateThresholds } from '../config/gate-thresholds.ts';
 
 // The gate's vocabulary, apart from the code that computes it, so baseline.ts, gate.ts and the check
 // modules it calls all import it from here instead of from each other.

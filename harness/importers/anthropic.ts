@@ -1,4 +1,4 @@
-import type { ToolCall, ToolResult, Transcript } from '../types.ts';
+import type { ToolCall, ToolResult, Transcript } from '../core/index.ts';
 import { countSkip, makeTranscript, TranscriptBuilder, type Skipped } from './builder.ts';
 import type { JsonPath } from './json-locate.ts';
 import type { FormatImporter } from './importer.ts';

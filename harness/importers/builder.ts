@@ -1,4 +1,4 @@
-import type { Message, ToolCall, ToolResult, Transcript } from '../types.ts';
+import type { Message, ToolCall, ToolResult, Transcript } from '../core/index.ts';
 
 /** What an importer dropped, by kind (`thinking`, `attachment:hook_success`, `truncated_line`, …). */
 export type Skipped = Record<string, number>;

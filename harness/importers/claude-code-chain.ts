@@ -1,5 +1,5 @@
-import { ImportError } from '../errors.ts';
-import type { Message } from '../types.ts';
+import { ImportError } from '../core/errors.ts';
+import type { Message } from '../core/index.ts';
 import { convertBlocks, type Fail } from './anthropic.ts';
 import { countSkip, ResponseGrouper, TranscriptBuilder, type Skipped } from './builder.ts';
 import { formatPath } from './json-locate.ts';

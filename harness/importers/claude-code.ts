@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ImportError } from '../errors.ts';
-import type { Transcript } from '../types.ts';
+import { ImportError } from '../core/errors.ts';
+import type { Transcript } from '../core/index.ts';
 import { countSkip, makeTranscript, type Skipped } from './builder.ts';
 import { convertChain, type SpawnCall } from './claude-code-chain.ts';
 import { findSubagentFiles, inlineSidechains, type ChildSource } from './claude-code-subagents.ts';

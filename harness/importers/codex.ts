@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
-import { ImportError } from '../errors.ts';
-import type { Transcript } from '../types.ts';
+import { ImportError } from '../core/errors.ts';
+import type { Transcript } from '../core/index.ts';
 import { countSkip, makeTranscript, type Skipped } from './builder.ts';
 import type { FormatImporter } from './importer.ts';
 import { ResponsesItems } from './responses-items.ts';

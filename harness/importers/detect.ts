@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { ImportError } from '../errors.ts';
+import { ImportError } from '../core/errors.ts';
 import { importFormats, type ImportFormat } from './importer.ts';
 import { syntaxErrorLine } from './json-locate.ts';
 import { isRecord, readSource } from './source.ts';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ImportError } from '../errors.ts';
-import type { ToolCall, Transcript } from '../types.ts';
+import { ImportError } from '../core/errors.ts';
+import type { ToolCall, Transcript } from '../core/index.ts';
 import { countSkip, makeTranscript, TranscriptBuilder, type Skipped } from './builder.ts';
 import type { FormatImporter } from './importer.ts';
 import { isRecord, parseJsonDoc, parseJsonl, readSource, stringify } from './source.ts';

@@ -1,5 +1,5 @@
-import { ImportError } from '../errors.ts';
-import type { Transcript } from '../types.ts';
+import { ImportError } from '../core/errors.ts';
+import type { Transcript } from '../core/index.ts';
 import { importAnthropic } from './anthropic.ts';
 import { transcriptCounts, walkTranscripts, type Skipped } from './builder.ts';
 import { importClaudeCode } from './claude-code.ts';

@@ -1,4 +1,4 @@
-import type { Transcript } from '../types.ts';
+import type { Transcript } from '../core/index.ts';
 import type { Skipped } from './builder.ts';
 
 export const importFormats = [

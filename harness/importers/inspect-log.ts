@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { strFromU8, unzipSync } from 'fflate';
-import { ImportError } from '../errors.ts';
+import { ImportError } from '../core/errors.ts';
 import type { JsonPath } from './json-locate.ts';
 import { isRecord, parseJsonDoc, readSource, type JsonDoc } from './source.ts';
 

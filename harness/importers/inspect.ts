@@ -1,4 +1,4 @@
-import type { ToolCall, ToolResult, Transcript } from '../types.ts';
+import type { ToolCall, ToolResult, Transcript } from '../core/index.ts';
 import { countSkip, makeTranscript, TranscriptBuilder, type Skipped } from './builder.ts';
 import type { FormatImporter, SessionRef } from './importer.ts';
 import { readInspectLog, resolveAttachments } from './inspect-log.ts';

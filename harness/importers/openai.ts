@@ -1,4 +1,4 @@
-import type { ToolCall, Transcript } from '../types.ts';
+import type { ToolCall, Transcript } from '../core/index.ts';
 import { countSkip, makeTranscript, TranscriptBuilder, type Skipped } from './builder.ts';
 import type { FormatImporter, ImportOptions, SessionRef } from './importer.ts';
 import type { JsonPath } from './json-locate.ts';

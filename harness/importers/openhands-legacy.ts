@@ -1,4 +1,4 @@
-import type { Transcript } from '../types.ts';
+import type { Transcript } from '../core/index.ts';
 import { countSkip, makeTranscript, TranscriptBuilder, type Skipped } from './builder.ts';
 import { isRecord, stringify } from './source.ts';
 

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
-import { ImportError } from '../errors.ts';
-import type { ToolCall, Transcript } from '../types.ts';
+import { ImportError } from '../core/errors.ts';
+import type { ToolCall, Transcript } from '../core/index.ts';
 import { countSkip, makeTranscript, ResponseGrouper, TranscriptBuilder, type Skipped } from './builder.ts';
 import type { FormatImporter, ImportOptions, SessionRef } from './importer.ts';
 import { convertLegacyHistory, isLegacyHistory } from './openhands-legacy.ts';

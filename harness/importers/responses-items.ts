@@ -1,4 +1,4 @@
-import type { ToolCall } from '../types.ts';
+import type { ToolCall } from '../core/index.ts';
 import { countSkip, TranscriptBuilder, type Skipped } from './builder.ts';
 import { isRecord, parseArguments, stringify } from './source.ts';
 

@@ -1,5 +1,5 @@
-import { ImportError } from '../errors.ts';
-import type { Transcript } from '../types.ts';
+import { ImportError } from '../core/errors.ts';
+import type { Transcript } from '../core/index.ts';
 import { makeTranscript, type Skipped } from './builder.ts';
 import type { FormatImporter, ImportOptions, SessionRef } from './importer.ts';
 import { ResponsesItems } from './responses-items.ts';

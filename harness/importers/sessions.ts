@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { ImportError } from '../errors.ts';
+import { ImportError } from '../core/errors.ts';
 import { detectFormat } from './detect.ts';
 import type { ImportFormat, ImportOptions, ImportResult, SessionRef } from './importer.ts';
 import { importTranscript } from './import-transcript.ts';

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
-import { readText } from '../text/read-text.ts';
-import { ImportError } from '../errors.ts';
+import { readText } from '../core/text/read-text.ts';
+import { ImportError } from '../core/errors.ts';
 import { countSkip, type Skipped } from './builder.ts';
 import { formatPath, lineOfPath, syntaxErrorLine, type JsonPath } from './json-locate.ts';
 

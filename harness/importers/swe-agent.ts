@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { ToolCall, Transcript } from '../types.ts';
+import type { ToolCall, Transcript } from '../core/index.ts';
 import { countSkip, makeTranscript, TranscriptBuilder, type Skipped } from './builder.ts';
 import type { FormatImporter } from './importer.ts';
 import type { JsonPath } from './json-locate.ts';

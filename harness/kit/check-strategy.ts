@@ -1,4 +1,4 @@
-import type { Strategy } from '../types.ts';
+import type { Strategy } from '../core/index.ts';
 import type { CheckOptions, CheckReport } from './types.ts';
 
 export {

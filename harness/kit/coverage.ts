@@ -1,7 +1,7 @@
-import type { Case, Handoff, ModelResponse, RetentionPolicy, Transcript } from '../types.ts';
+import type { Case, Handoff, ModelResponse, RetentionPolicy, Transcript } from '../core/index.ts';
 import type { Problem } from './invariants.ts';
 import { excerpt, sourceResults, viewOf } from './invariants.ts';
-import { viewOf as transcriptView } from '../transcript/view.ts';
+import { viewOf as transcriptView } from '../core/transcript/view.ts';
 import { formatCall } from '../../strategies/render.ts';
 import { planTrails } from '../../strategies/trails.ts';
 import { briefLength } from '../../strategies/compose.ts';

@@ -1,4 +1,4 @@
-import type { Message, Transcript } from '../types.ts';
+import type { Message, Transcript } from '../core/index.ts';
 import { rngFor } from '../providers/sim/rng.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { Case, Direction, Message, Transcript } from '../types.ts';
-import { InputError } from '../errors.ts';
+import type { Case, Direction, Message, Transcript } from '../core/index.ts';
+import { InputError } from '../core/errors.ts';
 import { importTranscript } from '../importers/index.ts';
 import { loadSuites } from '../../cases/load.ts';
 import { returnParts } from '../../cases/scaffold.ts';

@@ -1,7 +1,7 @@
-import type { Case, Handoff, HandoffStats, ModelResponse, Strategy } from '../types.ts';
+import type { Case, Handoff, HandoffStats, ModelResponse, Strategy } from '../core/index.ts';
 import type { CheckFailure, InvariantName } from './types.ts';
-import { countTokens, messagesTokens } from '../tokens.ts';
-import { allTrailItems } from '../transcript/view.ts';
+import { countTokens, messagesTokens } from '../core/tokens.ts';
+import { allTrailItems } from '../core/transcript/view.ts';
 import { markersCheck, pairingProblems } from '../../judges/checks.ts';
 import { renderMessages } from '../../strategies/render.ts';
 import { visibleSourceCalls } from '../../strategies/finish.ts';

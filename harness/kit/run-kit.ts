@@ -1,10 +1,10 @@
-import type { Handoff, ModelResponse, ParamSpec, Strategy, StrategyContext } from '../types.ts';
+import type { Handoff, ModelResponse, ParamSpec, Strategy, StrategyContext } from '../core/index.ts';
 import type { CheckOptions, CheckReport, InvariantName } from './types.ts';
 import { invariantNames, shippedCases, shippedTranscripts } from './types.ts';
-import { HarnessError, InputError } from '../errors.ts';
-import { countTokens } from '../tokens.ts';
+import { HarnessError, InputError } from '../core/errors.ts';
+import { countTokens } from '../core/tokens.ts';
 import { resolveConfig } from '../config/resolve-config.ts';
-import { createCallPath, type CallPath } from '../runner/calls.ts';
+import { createCallPath, type CallPath } from '../calls/call-path.ts';
 import { createSimProvider } from '../providers/sim/index.ts';
 import { getStrategy } from '../../strategies/index.ts';
 import { resolveParams } from '../../strategies/define.ts';

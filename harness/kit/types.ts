@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Strategy } from '../types.ts';
+import type { Strategy } from '../core/index.ts';
 import type { SimOptions } from '../providers/sim/index.ts';
 import { packageRoot } from '../version.ts';
 

@@ -1,8 +1,8 @@
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import type { World, WorldTests } from '../types.ts';
-import { ToolCallError } from '../errors.ts';
+import type { World, WorldTests } from '../core/index.ts';
+import { ToolCallError } from '../core/errors.ts';
 import { normalizeWorldPath, resolveInside } from './confine.ts';
 import { memoryDatabase, tableInfo, type MaterializedWorld, type TableInfo } from './world.ts';
 

@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, posix, sep } from 'node:path';
-import { ToolCallError } from '../errors.ts';
+import { ToolCallError } from '../core/errors.ts';
 
 /**
  * Paths the tools accept: world-relative, '/'-separated, never leaving the world. Checked twice — the

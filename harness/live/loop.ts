@@ -7,7 +7,7 @@ import type {
   ToolCall,
   ToolResult,
   Transcript,
-} from '../types.ts';
+} from '../core/index.ts';
 import type { WorldTools } from './tools.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
-import { ToolCallError } from '../errors.ts';
+import { ToolCallError } from '../core/errors.ts';
 
 let linear: boolean | undefined;
 

@@ -1,6 +1,6 @@
-import type { Arm, Case, Suite } from '../types.ts';
+import type { Arm, Case, Suite } from '../core/index.ts';
 import type { ResolvedConfig, SuiteSelection } from '../config/types.ts';
-import { ConfigError } from '../errors.ts';
+import { ConfigError } from '../core/errors.ts';
 
 /** A planned cell's live settings; undefined for a recorded cell. */
 export interface LiveSettings {

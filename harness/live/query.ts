@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { ToolCallError } from '../errors.ts';
+import { ToolCallError } from '../core/errors.ts';
 import { renderTable } from './render.ts';
 
 /**

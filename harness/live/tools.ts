@@ -1,6 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
-import type { ToolCall, ToolSpec } from '../types.ts';
-import { ToolCallError } from '../errors.ts';
+import type { ToolCall, ToolSpec } from '../core/index.ts';
+import { ToolCallError } from '../core/errors.ts';
 import type { WorldAccess } from './access.ts';
 import { grep, numbered, renderGrep } from './render.ts';
 import { runQuery } from './query.ts';

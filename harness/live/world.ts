@@ -2,8 +2,8 @@ import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { World, WorldTests } from '../types.ts';
-import { ToolCallError, WorldError } from '../errors.ts';
+import type { World, WorldTests } from '../core/index.ts';
+import { ToolCallError, WorldError } from '../core/errors.ts';
 import { normalizeWorldPath } from './confine.ts';
 
 /**

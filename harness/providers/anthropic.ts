@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { ModelRequest, ModelResponse, Provider } from '../types.ts';
+import type { ModelRequest, ModelResponse, Provider } from '../core/index.ts';
 import type { ResolvedConfig } from '../config/types.ts';
 import {
   ANTHROPIC_WIRE_VERSION,

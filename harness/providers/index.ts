@@ -1,6 +1,6 @@
-import type { Provider } from '../types.ts';
+import type { Provider } from '../core/index.ts';
 import type { ProviderFactory, ResolvedConfig } from '../config/types.ts';
-import { UnknownNameError } from '../errors.ts';
+import { UnknownNameError } from '../core/errors.ts';
 
 /**
  * Every built-in provider, by name: the one list (config validation and `list providers` read it).

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import type { ModelRequest, ModelResponse, Provider, Usage } from '../types.ts';
+import type { ModelRequest, ModelResponse, Provider, Usage } from '../core/index.ts';
 import type { ResolvedConfig } from '../config/types.ts';
-import { countTokens, requestTokens } from '../tokens.ts';
+import { countTokens, requestTokens } from '../core/tokens.ts';
 import {
   OPENAI_WIRE_VERSION,
   fromOpenAIReply,

@@ -1,4 +1,4 @@
-import type { Usage } from '../types.ts';
+import type { Usage } from '../core/index.ts';
 import type { Price } from '../config/types.ts';
 
 /**

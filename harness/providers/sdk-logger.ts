@@ -1,5 +1,5 @@
 import { formatWithOptions } from 'node:util';
-import { maskSecrets } from '../redact.ts';
+import { maskSecrets } from '../core/redact.ts';
 
 type LogFn = (message: string, ...rest: unknown[]) => void;
 

@@ -1,4 +1,4 @@
-import type { ChatMessage, ModelRequest, ToolCall, ToolChoice, Usage } from '../types.ts';
+import type { ChatMessage, ModelRequest, ToolCall, ToolChoice, Usage } from '../core/index.ts';
 import { calledToolNames, createIdMap, normalizeMessages } from './wire-shared.ts';
 
 /**

@@ -1,6 +1,11 @@
 import type { ResolvedConfig } from '../config/types.ts';
-import { MissingKeyError, ProviderError, type ProviderErrorCode, type ProviderErrorKind } from '../errors.ts';
-import { envSecrets, keyAsSent } from '../redact.ts';
+import {
+  MissingKeyError,
+  ProviderError,
+  type ProviderErrorCode,
+  type ProviderErrorKind,
+} from '../core/errors.ts';
+import { envSecrets, keyAsSent } from '../core/redact.ts';
 import { maskedSdkLogger } from './sdk-logger.ts';
 import { configDefaults } from '../config/defaults.ts';
 import { createTransport, ATTEMPT_TAG, type AttemptTag, type Transport } from './transport.ts';

@@ -1,4 +1,4 @@
-import type { ModelRequest, ToolCall, ToolChoice, Usage } from '../types.ts';
+import type { ModelRequest, ToolCall, ToolChoice, Usage } from '../core/index.ts';
 import { argsText, createIdMap, normalizeMessages, numericSeed, parseArguments } from './wire-shared.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolCall, ToolResult } from '../types.ts';
+import type { ChatMessage, ToolCall, ToolResult } from '../core/index.ts';
 
 /** A message ready for a wire format, with the index of the last request message it came from. */
 export interface WireMessage extends ChatMessage {

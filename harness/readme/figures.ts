@@ -1,5 +1,5 @@
 import type { ArmSummary, Comparison, Summary, SuiteSummary } from '../../reports/summary/types.ts';
-import type { AssertionKind } from '../types.ts';
+import type { AssertionKind } from '../core/index.ts';
 
 /**
  * The figures README.md quotes from the default run ("What the default experiment shows"), each

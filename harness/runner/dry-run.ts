@@ -1,11 +1,11 @@
-import type { ModelRequest, ModelResponse, ModelRole, Provider } from '../types.ts';
+import type { ModelRequest, ModelResponse, ModelRole, Provider } from '../core/index.ts';
 import type { ResolvedConfig } from '../config/types.ts';
 import { createSimProvider } from '../providers/sim/index.ts';
 import { BATCH_PRICE_FACTOR, priceOf } from '../providers/prices.ts';
 import { batchableProviders, isBatchable } from '../batch/batching-provider.ts';
-import { requestTokens } from '../tokens.ts';
+import { requestTokens } from '../core/tokens.ts';
 import { harnessVersion } from '../version.ts';
-import { resolveModel, requestSeed, type CallPath } from './calls.ts';
+import { resolveModel, requestSeed, type CallPath } from '../calls/call-path.ts';
 import { executeCell } from './execute-cell.ts';
 import { loadExperiment } from './experiment.ts';
 import { planCells } from './plan.ts';

@@ -1,4 +1,4 @@
-import type { ResultRow } from '../types.ts';
+import type { ResultRow } from '../core/index.ts';
 
 export interface ErrorBudget {
   cells: number;

@@ -8,20 +8,20 @@ import type {
   ResultRow,
   SimHints,
   ToolCall,
-} from '../types.ts';
+} from '../core/index.ts';
 import type { ResolvedConfig } from '../config/types.ts';
-import type { CallPath, CellCallContext } from './calls.ts';
+import type { CallPath, CellCallContext } from '../calls/call-path.ts';
 import type { PlannedCell } from './plan.ts';
-import { countTokens, messagesTokens, messageTokens, requestTokens } from '../tokens.ts';
-import { describeError, isFatal, UnusableAnswerError } from '../errors.ts';
-import { unusableAnswer, type UnusableKind } from './unusable.ts';
+import { countTokens, messagesTokens, messageTokens, requestTokens } from '../core/tokens.ts';
+import { describeError, isFatal, UnusableAnswerError } from '../core/errors.ts';
+import { unusableAnswer, type UnusableKind } from '../calls/unusable.ts';
 import { getStrategy } from '../../strategies/index.ts';
 import { renderMessages } from '../../strategies/render.ts';
 import { judgeCell } from '../../judges/judge-cell.ts';
 import { checksOf } from './judging.ts';
 import { simHintsOf, trackCalls } from '../../strategies/compose.ts';
 import type { HandoffMemo } from './handoff-memo.ts';
-import { prepareLive, type LiveCell } from '../live/live-cell.ts';
+import { prepareLive, type LiveCell } from './live-cell.ts';
 
 export interface CellEnv {
   config: ResolvedConfig;

@@ -1,6 +1,6 @@
-import type { Arm, Suite } from '../types.ts';
+import type { Arm, Suite } from '../core/index.ts';
 import type { ResolvedConfig } from '../config/types.ts';
-import { UnknownNameError } from '../errors.ts';
+import { UnknownNameError } from '../core/errors.ts';
 import { loadSuites } from '../../cases/load.ts';
 import { getStrategy } from '../../strategies/index.ts';
 import { resolveParams } from '../../strategies/define.ts';

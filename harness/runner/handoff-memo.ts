@@ -1,4 +1,4 @@
-import type { Handoff } from '../types.ts';
+import type { Handoff } from '../core/index.ts';
 
 /**
  * Handoffs of deterministic strategies (Strategy.deterministic) by case × arm, so the reps of an arm

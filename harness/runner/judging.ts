@@ -1,6 +1,6 @@
-import type { Suite } from '../types.ts';
+import type { Suite } from '../core/index.ts';
 import type { ResolvedConfig } from '../config/types.ts';
-import { ConfigError, UnknownNameError } from '../errors.ts';
+import { ConfigError, UnknownNameError } from '../core/errors.ts';
 import { checkShadowing } from '../config/plugins.ts';
 import { builtinChecks } from '../../judges/checks.ts';
 import type { Check } from '../../judges/define-check.ts';

@@ -1,6 +1,6 @@
-import type { Arm, Case, Cell, Suite } from '../types.ts';
+import type { Arm, Case, Cell, Suite } from '../core/index.ts';
 import type { ResolvedConfig } from '../config/types.ts';
-import { ConfigError, UnknownNameError } from '../errors.ts';
+import { ConfigError, UnknownNameError } from '../core/errors.ts';
 import { listSuiteIds } from '../../cases/load.ts';
 import { getStrategy } from '../../strategies/index.ts';
 import { resolveParams } from '../../strategies/define.ts';

@@ -1,5 +1,5 @@
 import type { PlannedCell } from './plan.ts';
-import { isFatal, type ProviderError } from '../errors.ts';
+import { isFatal, type ProviderError } from '../core/errors.ts';
 
 /** Cells start for at most this long between two event-loop turns (cells already running finish first). */
 const YIELD_EVERY_MS = 4;

@@ -1,6 +1,6 @@
-import type { ResultRow } from '../types.ts';
+import type { ResultRow } from '../core/index.ts';
 import type { ReporterEntry, ResolvedConfig } from '../config/types.ts';
-import { ConfigError } from '../errors.ts';
+import { ConfigError } from '../core/errors.ts';
 import { createProgressReporter, type ReportContext, type Reporter } from './reporters.ts';
 import { summarize } from '../../reports/summarize.ts';
 import { reportFormatMap, writeReportFile, type ReportFormat } from '../../reports/write.ts';

@@ -1,4 +1,4 @@
-import type { ResultRow } from '../types.ts';
+import type { ResultRow } from '../core/index.ts';
 import type { BatchEvent } from '../batch/scheduler.ts';
 import type { Summary } from '../../reports/summary/types.ts';
 

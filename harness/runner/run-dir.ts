@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { writeFileAtomic } from '../atomic-write.ts';
+import { writeFileAtomic } from '../core/atomic-write.ts';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { ResolvedConfig } from '../config/types.ts';
-import { InputError } from '../errors.ts';
+import { InputError } from '../core/errors.ts';
 import { harnessVersion } from '../version.ts';
-import { redact } from '../redact.ts';
-import { readText } from '../text/read-text.ts';
+import { redact } from '../core/redact.ts';
+import { readText } from '../core/text/read-text.ts';
 
 /** What a run directory is: `runs/<run-id>/` with config.json, results.jsonl, calls.jsonl, reports. */
 export interface RunDir {

@@ -1,7 +1,7 @@
 import { linkSync, mkdirSync, readFileSync, readdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { InputError } from '../errors.ts';
+import { InputError } from '../core/errors.ts';
 
 /**
  * One process per run directory: a second `--resume` of a run still in progress would execute the

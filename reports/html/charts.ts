@@ -1,5 +1,5 @@
 import type { SuiteSummary } from '../summary/types.ts';
-import { assertionKinds } from '../../harness/types.ts';
+import { assertionKinds } from '../../harness/core/index.ts';
 import type { SafeHtml } from './escape.ts';
 import { groupedBars } from './svg/bars.ts';
 import { columnIntervals, rowIntervals } from './svg/intervals.ts';

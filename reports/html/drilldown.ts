@@ -1,4 +1,4 @@
-import type { ResultRow } from '../../harness/types.ts';
+import type { ResultRow } from '../../harness/core/index.ts';
 import type { SuiteSummary } from '../summary/types.ts';
 import { html, type SafeHtml } from './escape.ts';
 import { table } from './table.ts';

@@ -1,5 +1,5 @@
-import type { ResultRow } from '../../harness/types.ts';
-import { assertionKinds } from '../../harness/types.ts';
+import type { ResultRow } from '../../harness/core/index.ts';
+import { assertionKinds } from '../../harness/core/index.ts';
 import type { ArmSummary, Summary, SuiteSummary } from '../summary/types.ts';
 import { canonicalRows } from '../summarize.ts';
 import * as f from '../format.ts';

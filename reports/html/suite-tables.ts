@@ -1,4 +1,4 @@
-import { assertionKinds, type AssertionKind } from '../../harness/types.ts';
+import { assertionKinds, type AssertionKind } from '../../harness/core/index.ts';
 import type { ArmSummary, SuiteSummary } from '../summary/types.ts';
 import * as f from '../format.ts';
 import { html, type SafeHtml } from './escape.ts';

@@ -1,4 +1,4 @@
-import type { ResultRow } from '../../harness/types.ts';
+import type { ResultRow } from '../../harness/core/index.ts';
 import { clusteredMean, clusterTotals, type ClusteredEstimate, type Observation } from './clustered.ts';
 import { clusterBootstrapCi } from './bootstrap.ts';
 import { detectableEffect, type Mde } from './power.ts';

@@ -1,5 +1,5 @@
 import { quantileSorted } from 'simple-statistics';
-import type { ResultRow } from '../../harness/types.ts';
+import type { ResultRow } from '../../harness/core/index.ts';
 import { liveRateSources, defaultLiveRates } from '../../harness/providers/sim/live-rates.ts';
 import { meanOf } from './usage.ts';
 import type { LiveSimNote, LiveSummary } from './types.ts';

@@ -1,4 +1,4 @@
-import type { ResultRow } from '../../harness/types.ts';
+import type { ResultRow } from '../../harness/core/index.ts';
 import type { PairAccount } from './types.ts';
 
 type Side = 'scored' | 'error' | 'unscored' | 'notJudged' | 'missing';

@@ -1,4 +1,4 @@
-import type { ResultRow } from '../../harness/types.ts';
+import type { ResultRow } from '../../harness/core/index.ts';
 import { judgeReliability as criterionReliability, survivalAgreement } from '../../judges/reliability.ts';
 import type { JudgeReliability } from './types.ts';
 

@@ -1,4 +1,4 @@
-import type { ResultRow } from '../../harness/types.ts';
+import type { ResultRow } from '../../harness/core/index.ts';
 import { clusteredMean } from '../stats/clustered.ts';
 import { holmFamily } from '../stats/family.ts';
 import {

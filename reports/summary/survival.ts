@@ -1,5 +1,5 @@
-import type { AssertionKind, ClaimLocation, ResultRow } from '../../harness/types.ts';
-import { assertionKinds } from '../../harness/types.ts';
+import type { AssertionKind, ClaimLocation, ResultRow } from '../../harness/core/index.ts';
+import { assertionKinds } from '../../harness/core/index.ts';
 import type { LocationSurvivalSummary, SurvivalCount, SurvivalSummary } from './types.ts';
 
 type Stage = 'payload' | 'answer';

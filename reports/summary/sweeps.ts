@@ -1,4 +1,4 @@
-import type { ResultRow } from '../../harness/types.ts';
+import type { ResultRow } from '../../harness/core/index.ts';
 import { parseSweepArmName } from '../../harness/config/sweep.ts';
 import { clusteredMean, type Observation } from '../stats/clustered.ts';
 import { LEVEL } from './scores.ts';

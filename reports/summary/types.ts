@@ -1,4 +1,4 @@
-import type { AssertionKind, ClaimLocation } from '../../harness/types.ts';
+import type { AssertionKind, ClaimLocation } from '../../harness/core/index.ts';
 import type { PairedDifference, Verdict } from '../stats/paired.ts';
 import type { Mde } from '../stats/power.ts';
 import type { IntervalBound } from '../stats/scale.ts';

@@ -1,5 +1,5 @@
 import { quantileSorted } from 'simple-statistics';
-import type { ResultRow } from '../../harness/types.ts';
+import type { ResultRow } from '../../harness/core/index.ts';
 import type { LatencySummary, TokenSummary } from './types.ts';
 
 export function meanOf(xs: readonly number[]): number | null {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSuite } from '../../cases/load.ts';
-import { CaseValidationError } from '../../harness/errors.ts';
+import { CaseValidationError } from '../../harness/core/errors.ts';
 import { casesDir } from './helpers.ts';
 
 const bin = fileURLToPath(new URL('../../bin/handoff-eval.js', import.meta.url));

@@ -5,7 +5,7 @@ import { generate as owned } from '../../cases/esc-owned-parity/generate.ts';
 import { generate as spawn } from '../../cases/spawn-context/generate.ts';
 import { generate as multi } from '../../cases/multi-child/generate.ts';
 import { createWorld } from '../../cases/ledgerline/world.ts';
-import { messagesTokens, countTokens } from '../../harness/tokens.ts';
+import { messagesTokens, countTokens } from '../../harness/core/tokens.ts';
 
 type Raw = {
   id: string;

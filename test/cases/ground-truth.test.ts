@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Case } from '../../harness/types.ts';
+import type { Case } from '../../harness/core/index.ts';
 import { isReal, suite } from './helpers.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { Case, Suite, Transcript } from '../../harness/types.ts';
+import type { Case, Suite, Transcript } from '../../harness/core/index.ts';
 import { loadSuites } from '../../cases/load.ts';
 import { renderTranscript } from '../../strategies/render.ts';
 

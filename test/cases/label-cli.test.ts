@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summarize } from '../../reports/summarize.ts';
 import { renderMarkdown } from '../../reports/markdown.ts';
 import { syntheticRows } from '../reports/synthetic.ts';
-import type { ResultRow } from '../../harness/types.ts';
+import type { ResultRow } from '../../harness/core/index.ts';
 import { runCli, runCliAsync } from '../support/cli.ts';
 import { startMockLlmServer, type FaultRule, type MockServer } from '../support/mock-llm-server.ts';
 import { mockEnv } from '../support/mock-run.ts';

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Assertion, AssertionKind, Transcript } from '../../harness/types.ts';
-import { assertionKinds } from '../../harness/types.ts';
+import type { Assertion, AssertionKind, Transcript } from '../../harness/core/index.ts';
+import { assertionKinds } from '../../harness/core/index.ts';
 import { proposeLabels } from '../../cases/propose-labels.ts';
 import { loadSuites } from '../../cases/load.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Case } from '../../harness/types.ts';
-import { allOnLine, indexText, matchClaim } from '../../harness/text/cues.ts';
+import type { Case } from '../../harness/core/index.ts';
+import { allOnLine, indexText, matchClaim } from '../../harness/core/text/cues.ts';
 import { renderTranscript } from '../../strategies/render.ts';
 import { caseWarnings } from '../../cases/case-warnings.ts';
 import { isReal, renderedTexts, shippedSuites, sourcesOf, suite } from './helpers.ts';

@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { toCase } from '../../cases/load.ts';
 import { claimPlaces, locationOf } from '../../cases/locations.ts';
-import { CaseValidationError } from '../../harness/errors.ts';
-import type { Assertion, Transcript } from '../../harness/types.ts';
-import { indexText, matchClaim } from '../../harness/text/cues.ts';
-import { lastAssistantText } from '../../harness/transcript/view.ts';
+import { CaseValidationError } from '../../harness/core/errors.ts';
+import type { Assertion, Transcript } from '../../harness/core/index.ts';
+import { indexText, matchClaim } from '../../harness/core/text/cues.ts';
+import { lastAssistantText } from '../../harness/core/transcript/view.ts';
 import { renderTranscript } from '../../strategies/render.ts';
 import { shippedSuites, sourcesOf, suite } from './helpers.ts';
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { indexText, matchClaim } from '../../harness/text/cues.ts';
-import type { Transcript } from '../../harness/types.ts';
-import { assertionKinds } from '../../harness/types.ts';
+import { indexText, matchClaim } from '../../harness/core/text/cues.ts';
+import type { Transcript } from '../../harness/core/index.ts';
+import { assertionKinds } from '../../harness/core/index.ts';
 import { proposeLabels } from '../../cases/propose-labels.ts';
 import { generatedCases, measure } from './label-quality.ts';
 

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scaffoldCase } from '../../cases/scaffold.ts';
 import { toCase } from '../../cases/load.ts';
-import { InputError } from '../../harness/errors.ts';
-import type { Case, Transcript } from '../../harness/types.ts';
+import { InputError } from '../../harness/core/errors.ts';
+import type { Case, Transcript } from '../../harness/core/index.ts';
 import { strategies } from '../../strategies/index.ts';
 import { pairingCheck } from '../../judges/checks.ts';
-import { countTokens } from '../../harness/tokens.ts';
+import { countTokens } from '../../harness/core/tokens.ts';
 import { transcriptPath, transcriptsMissing } from '../support/transcripts.ts';
 
 const suite = { id: 'scaffolded', criteria: ['correctness'], direction: 'escalation' as const };

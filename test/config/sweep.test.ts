@@ -10,7 +10,7 @@ import {
   resolveConfig,
   sweep,
 } from '../../harness/index.ts';
-import { ConfigError, InputError } from '../../harness/errors.ts';
+import { ConfigError, InputError } from '../../harness/core/errors.ts';
 import { runExperiment } from '../../harness/runner/run.ts';
 import { summarize } from '../../reports/summarize.ts';
 import { renderMarkdown } from '../../reports/markdown.ts';

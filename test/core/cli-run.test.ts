@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliPath, repoRoot, runCli, startCli } from '../support/cli.ts';
 import { spawnSync } from 'node:child_process';
-import type { ResultRow } from '../../harness/types.ts';
+import type { ResultRow } from '../../harness/core/index.ts';
 
 const fixtureCases = join(repoRoot, 'test/fixtures/cases');
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
 import { loadConfig } from '../../harness/config/load-config.ts';
-import { ConfigError } from '../../harness/errors.ts';
+import { ConfigError } from '../../harness/core/errors.ts';
 
 describe('resolveConfig', () => {
   it('fills defaults when nothing is given', () => {

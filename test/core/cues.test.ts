@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { TextIndex, lineWithAll, matchClaim } from '../../harness/text/cues.ts';
+import { TextIndex, lineWithAll, matchClaim } from '../../harness/core/text/cues.ts';
 
 // The matcher reads only the lines where the first cue occurs (indexOf over the text); it must find
 // exactly what testing every line finds: the first qualified line holding all cues, else the first such line.

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../support/cli.ts';
-import type { CallRecord, ResultRow } from '../../harness/types.ts';
+import type { CallRecord, ResultRow } from '../../harness/core/index.ts';
 
 /**
  * Issue 18 item 2: a criterion, a check, a reporter and a provider defined in a config

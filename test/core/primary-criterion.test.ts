@@ -6,7 +6,7 @@ import { resolveConfig } from '../../harness/config/resolve-config.ts';
 import { loadSuite, loadSuites } from '../../cases/load.ts';
 import { planCells } from '../../harness/runner/plan.ts';
 import { repoRoot, runCli } from '../support/cli.ts';
-import type { ResultRow } from '../../harness/types.ts';
+import type { ResultRow } from '../../harness/core/index.ts';
 import type { Summary } from '../../reports/summary/types.ts';
 
 const fixtureCases = join(repoRoot, 'test/fixtures/cases');

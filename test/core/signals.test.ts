@@ -11,7 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot, startCli } from '../support/cli.ts';
-import type { ResultRow } from '../../harness/types.ts';
+import type { ResultRow } from '../../harness/core/index.ts';
 
 /**
  * SIGTERM is handled as the first Ctrl-C is (stop scheduling, flush, exit 130 with only complete

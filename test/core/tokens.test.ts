@@ -5,17 +5,17 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import bpe from 'gpt-tokenizer/bpeRanks/o200k_base';
 import { countTokens as packageCount } from 'gpt-tokenizer/encoding/o200k_base';
-import { countTokens } from '../../harness/tokens.ts';
-import { createCounter, O200K_SPLIT } from '../../harness/tokenizer/o200k.ts';
+import { countTokens } from '../../harness/core/tokens.ts';
+import { createCounter, O200K_SPLIT } from '../../harness/core/tokenizer/o200k.ts';
 import {
   loadRankTable,
   rankOf,
   readRankTableFile,
   serializeRankTable,
-} from '../../harness/tokenizer/rank-table.ts';
+} from '../../harness/core/tokenizer/rank-table.ts';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { asciiPieceEnd } from '../../harness/tokenizer/ascii-split.ts';
+import { asciiPieceEnd } from '../../harness/core/tokenizer/ascii-split.ts';
 import { repoRoot } from '../support/cli.ts';
 
 // harness/tokenizer/o200k.ts keeps o200k_base in typed arrays and runs its own byte pair merge (a

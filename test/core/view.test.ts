@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeView } from '../../harness/transcript/view.ts';
-import type { Message } from '../../harness/types.ts';
+import { computeView } from '../../harness/core/transcript/view.ts';
+import type { Message } from '../../harness/core/index.ts';
 
 const call = (id: string, name = 'bash') => ({ id, name, input: { cmd: id } });
 const result = (callId: string, content = `out ${callId}`) => ({ callId, content });

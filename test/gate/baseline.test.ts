@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InputError } from '../../harness/errors.ts';
+import { InputError } from '../../harness/core/errors.ts';
 import {
   appendStepSummary,
   BASELINE_SCHEMA,

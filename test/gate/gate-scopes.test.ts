@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ResultRow } from '../../harness/types.ts';
+import type { ResultRow } from '../../harness/core/index.ts';
 import {
   createBaseline,
   evaluateGate,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ResultRow } from '../../harness/types.ts';
-import { ConfigError } from '../../harness/errors.ts';
+import type { ResultRow } from '../../harness/core/index.ts';
+import { ConfigError } from '../../harness/core/errors.ts';
 import {
   createBaseline,
   evaluateGate,

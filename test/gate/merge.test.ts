@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../support/cli.ts';
 import { checkSameExperiment } from '../../harness/gate/index.ts';
-import { InputError } from '../../harness/errors.ts';
+import { InputError } from '../../harness/core/errors.ts';
 import { committedBaseline, gateConfig, readRows, removeTempDirs, runFixture, tempDir } from './helpers.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ImportError } from '../../harness/errors.ts';
+import { ImportError } from '../../harness/core/errors.ts';
 import { importTranscript, type ImportOptions } from '../../harness/importers/index.ts';
 import { assistant, result, text, use, user } from './fixtures.ts';
 import { jsonl, tempFiles } from './shared-transcripts.ts';

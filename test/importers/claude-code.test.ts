@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ImportError } from '../../harness/errors.ts';
+import { ImportError } from '../../harness/core/errors.ts';
 import { importTranscript } from '../../harness/importers/index.ts';
 import { assistant, result, session, text, use, user } from './fixtures.ts';
 import { pairingProblems } from './invariants.ts';

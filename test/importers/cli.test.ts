@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import yargs from 'yargs';
 import { importCommand } from '../../harness/cli/commands/import.ts';
 import { register } from '../../harness/cli/command.ts';
-import { ImportError } from '../../harness/errors.ts';
+import { ImportError } from '../../harness/core/errors.ts';
 import { assistant, result, text, use, user } from './fixtures.ts';
 import { jsonl, shared, sharedMissing, tempFiles } from './shared-transcripts.ts';
 

@@ -1,4 +1,4 @@
-import type { Transcript } from '../../harness/types.ts';
+import type { Transcript } from '../../harness/core/index.ts';
 import type { ImportStats } from '../../harness/importers/index.ts';
 
 /**

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { zipSync, strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { importTranscript } from '../../harness/importers/index.ts';
-import type { Transcript } from '../../harness/types.ts';
+import type { Transcript } from '../../harness/core/index.ts';
 import { runCli } from '../support/cli.ts';
 import { jsonl, tempFiles } from './shared-transcripts.ts';
 

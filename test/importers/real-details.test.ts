@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { importTranscript } from '../../harness/importers/index.ts';
-import type { Transcript } from '../../harness/types.ts';
+import type { Transcript } from '../../harness/core/index.ts';
 import { shared, sharedLabel, sharedMissing } from './shared-transcripts.ts';
 
 const calls = (t: Transcript) => t.messages.flatMap((m) => m.toolCalls ?? []);

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ImportError } from '../../harness/errors.ts';
+import { ImportError } from '../../harness/core/errors.ts';
 import { importTranscript, type ImportFormat } from '../../harness/importers/index.ts';
 import { shared, sharedLabel, sharedMissing, tempFiles } from './shared-transcripts.ts';
 

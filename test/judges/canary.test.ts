@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelRequestInput } from '../../harness/types.ts';
+import type { ModelRequestInput } from '../../harness/core/index.ts';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
 import { createProviders } from '../../harness/providers/index.ts';
 import { createSimProvider } from '../../harness/providers/sim/index.ts';
@@ -9,7 +9,7 @@ import {
   formatCanary,
   runAnswerCanary,
   runCanary,
-} from '../../judges/canary.ts';
+} from '../../harness/runner/canary.ts';
 import { canaryAnswer, canaryCase } from '../../judges/canary-case.ts';
 import { judgeCriteria } from '../../judges/criterion-judge.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Case, ChatMessage, Handoff, Transcript, TruncationMarker } from '../../harness/types.ts';
+import type { Case, ChatMessage, Handoff, Transcript, TruncationMarker } from '../../harness/core/index.ts';
 import { countMismatch, markersCheck, pairingCheck, runChecks } from '../../judges/checks.ts';
 import { adr0093Brick, buildBrick, legacyBrick, turnsMarker } from '../../strategies/brick.ts';
 import { handedOffVariant, ownedVariant } from './support.ts';

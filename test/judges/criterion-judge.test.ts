@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelRequestInput, ModelResponse } from '../../harness/types.ts';
+import type { ModelRequestInput, ModelResponse } from '../../harness/core/index.ts';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
-import { createCallPath } from '../../harness/runner/calls.ts';
-import { CaseValidationError } from '../../harness/errors.ts';
+import { createCallPath } from '../../harness/calls/call-path.ts';
+import { CaseValidationError } from '../../harness/core/errors.ts';
 import { judgeCriteria, judgeRequest, median, parseScores } from '../../judges/criterion-judge.ts';
 import { canaryCase } from '../../judges/canary-case.ts';
 import { ownedVariant, response, scriptedProvider, submitScores } from './support.ts';

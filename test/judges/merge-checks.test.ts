@@ -6,8 +6,8 @@ import {
   contradictionNearChars,
 } from '../../harness/providers/sim/merge-signals.ts';
 import { defaultSimRates } from '../../harness/providers/sim/rates.ts';
-import { indexText } from '../../harness/text/cues.ts';
-import type { Assertion, Case } from '../../harness/types.ts';
+import { indexText } from '../../harness/core/text/cues.ts';
+import type { Assertion, Case } from '../../harness/core/index.ts';
 
 const a1: Assertion = {
   id: 'live',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ResultRow, SurvivalResult } from '../../harness/types.ts';
+import type { ResultRow, SurvivalResult } from '../../harness/core/index.ts';
 import {
   judgeReliability,
   krippendorffAlpha,

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Case, ModelRequest } from '../../harness/types.ts';
+import type { Case, ModelRequest } from '../../harness/core/index.ts';
 import { addNoise, readFenced, simJudge, defaultSimJudge } from '../../harness/providers/sim/judge.ts';
 import { judgeRequest } from '../../judges/criterion-judge.ts';
 import { canaryCase } from '../../judges/canary-case.ts';
 import { handedOffVariant, ownedVariant } from './support.ts';
-import { fence } from '../../harness/text/fence.ts';
+import { fence } from '../../harness/core/text/fence.ts';
 
 const c: Case = canaryCase();
 const quiet = { ...defaultSimJudge, noise: 0, malformed: 0 };

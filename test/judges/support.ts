@@ -1,4 +1,4 @@
-import type { Case, ModelRequest, ModelResponse, Provider, ToolCall } from '../../harness/types.ts';
+import type { Case, ModelRequest, ModelResponse, Provider, ToolCall } from '../../harness/core/index.ts';
 
 /** A provider response carrying the given tool calls (or text). */
 export function response(toolCalls: ToolCall[], text = ''): ModelResponse {

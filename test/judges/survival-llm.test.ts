@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Handoff, ModelRequestInput, ModelResponse } from '../../harness/types.ts';
+import type { Handoff, ModelRequestInput, ModelResponse } from '../../harness/core/index.ts';
 import { createSimProvider } from '../../harness/providers/sim/index.ts';
 import { classifyRequest, classifySurvival, parseMarks } from '../../judges/survival-llm.ts';
 import { survival } from '../../judges/survival.ts';

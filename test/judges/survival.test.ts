@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Assertion } from '../../harness/types.ts';
-import { indexText } from '../../harness/text/cues.ts';
+import type { Assertion } from '../../harness/core/index.ts';
+import { indexText } from '../../harness/core/text/cues.ts';
 import { markOf, overstatedCount, survival, survivalRates } from '../../judges/survival.ts';
 
 const hedged: Assertion = {

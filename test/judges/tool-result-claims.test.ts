@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Assertion, ModelRequest, Transcript } from '../../harness/types.ts';
+import type { Assertion, ModelRequest, Transcript } from '../../harness/core/index.ts';
 import { survival } from '../../judges/survival.ts';
 import { createSimProvider } from '../../harness/providers/sim/index.ts';
 import { defaultSimRates } from '../../harness/providers/sim/rates.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkStrategy, defineStrategy, type CheckOptions } from '../../harness/index.ts';
-import { InputError } from '../../harness/errors.ts';
+import { InputError } from '../../harness/core/errors.ts';
 import { brokenStrategies } from '../fixtures/kit/broken.ts';
 import { runCli } from '../support/cli.ts';
 import { transcriptPath } from '../support/transcripts.ts';

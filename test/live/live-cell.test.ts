@@ -2,11 +2,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ModelRequestInput, ModelResponse, Suite } from '../../harness/types.ts';
+import type { ModelRequestInput, ModelResponse, Suite } from '../../harness/core/index.ts';
 import { loadSuites } from '../../cases/load.ts';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
 import { planCells } from '../../harness/runner/plan.ts';
-import { prepareLive } from '../../harness/live/live-cell.ts';
+import { prepareLive } from '../../harness/runner/live-cell.ts';
 import { contractNotice } from '../../strategies/structured-contract.ts';
 import { repoRoot } from '../support/cli.ts';
 

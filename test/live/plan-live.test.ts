@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import type { Suite } from '../../harness/types.ts';
+import type { Suite } from '../../harness/core/index.ts';
 import { loadSuites } from '../../cases/load.ts';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
 import { planCells } from '../../harness/runner/plan.ts';
 import { liveSkipped } from '../../harness/live/plan-live.ts';
-import { ConfigError } from '../../harness/errors.ts';
+import { ConfigError } from '../../harness/core/errors.ts';
 import { repoRoot } from '../support/cli.ts';
 
 /** Which cells are live: --mode > an arm's mode > its suite selection's > the config's; budgets likewise. */

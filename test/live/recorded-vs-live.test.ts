@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import type { Case, ToolCall } from '../../harness/types.ts';
+import type { Case, ToolCall } from '../../harness/core/index.ts';
 import { loadSuites } from '../../cases/load.ts';
-import { allTrailItems } from '../../harness/transcript/view.ts';
+import { allTrailItems } from '../../harness/core/transcript/view.ts';
 import { materializeWorld } from '../../harness/live/world.ts';
 import { diskAccess } from '../../harness/live/access.ts';
 import { createWorldTools } from '../../harness/live/tools.ts';

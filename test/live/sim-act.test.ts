@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import type { Case, ModelRequestInput, Transcript, World } from '../../harness/types.ts';
+import type { Case, ModelRequestInput, Transcript, World } from '../../harness/core/index.ts';
 import { loadSuites } from '../../cases/load.ts';
 import { createSimProvider, type SimOptions } from '../../harness/providers/sim/index.ts';
 import { materializeWorld } from '../../harness/live/world.ts';

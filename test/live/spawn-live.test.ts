@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
 import { runExperiment } from '../../harness/runner/run.ts';
-import { callMatches } from '../../harness/live/live-cell.ts';
+import { callMatches } from '../../harness/runner/live-cell.ts';
 import { repoRoot } from '../support/cli.ts';
 import { tempDir } from '../support/mock-run.ts';
 

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { World } from '../../harness/types.ts';
+import type { World } from '../../harness/core/index.ts';
 import { materializeWorld, checkWorld } from '../../harness/live/world.ts';
 import { diskAccess, memoryAccess, type WorldAccess } from '../../harness/live/access.ts';
 import { createWorldTools } from '../../harness/live/tools.ts';
-import { WorldError } from '../../harness/errors.ts';
+import { WorldError } from '../../harness/core/errors.ts';
 import { tempDir } from '../support/mock-run.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ModelRequestInput, Provider, Transcript, World } from '../../harness/types.ts';
+import type { ModelRequestInput, Provider, Transcript, World } from '../../harness/core/index.ts';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
 import { createAnthropicProvider } from '../../harness/providers/anthropic.ts';
 import { createOpenAIProvider } from '../../harness/providers/openai.ts';

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ModelRequest, Provider } from '../../harness/types.ts';
+import type { ModelRequest, Provider } from '../../harness/core/index.ts';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
 import { createAnthropicProvider } from '../../harness/providers/anthropic.ts';
 import { createOpenAIProvider } from '../../harness/providers/openai.ts';
-import { ProviderError } from '../../harness/errors.ts';
+import { ProviderError } from '../../harness/core/errors.ts';
 import { runExperiment } from '../../harness/runner/run.ts';
 import { acquireRunLock } from '../../harness/runner/run-lock.ts';
 import {

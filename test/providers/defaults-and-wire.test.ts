@@ -1,13 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ModelRequest, Provider } from '../../harness/types.ts';
+import type { ModelRequest, Provider } from '../../harness/core/index.ts';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
 import { createAnthropicProvider } from '../../harness/providers/anthropic.ts';
 import { createOpenAIProvider } from '../../harness/providers/openai.ts';
 import { clientDefaults, resolveClientSettings, sdkOptions } from '../../harness/providers/wire-client.ts';
-import { countTokens, requestTokens } from '../../harness/tokens.ts';
-import { ProviderError } from '../../harness/errors.ts';
+import { countTokens, requestTokens } from '../../harness/core/tokens.ts';
+import { ProviderError } from '../../harness/core/errors.ts';
 import { startMockLlmServer, type Fault, type MockServer } from '../support/mock-llm-server.ts';
 
 /**

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import type { ModelRequest, Provider } from '../../harness/types.ts';
+import type { ModelRequest, Provider } from '../../harness/core/index.ts';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
 import { createAnthropicProvider } from '../../harness/providers/anthropic.ts';
 import { createOpenAIProvider } from '../../harness/providers/openai.ts';
-import { MissingKeyError, ProviderError } from '../../harness/errors.ts';
+import { MissingKeyError, ProviderError } from '../../harness/core/errors.ts';
 import { toProviderError } from '../../harness/providers/wire-client.ts';
 import { startMockLlmServer, type Fault, type MockServer } from '../support/mock-llm-server.ts';
 

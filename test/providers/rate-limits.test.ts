@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ModelRequest, Provider } from '../../harness/types.ts';
+import type { ModelRequest, Provider } from '../../harness/core/index.ts';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
 import { createAnthropicProvider } from '../../harness/providers/anthropic.ts';
 import { createOpenAIProvider } from '../../harness/providers/openai.ts';

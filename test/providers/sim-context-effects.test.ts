@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Assertion, ChatMessage, ModelRequest } from '../../harness/types.ts';
+import type { Assertion, ChatMessage, ModelRequest } from '../../harness/core/index.ts';
 import { createSimProvider } from '../../harness/providers/sim/index.ts';
 import { lengthFactor, positionFactor, useFactor } from '../../harness/providers/sim/context-effects.ts';
 import { readContext } from '../../harness/providers/sim/context.ts';
 import { contextRotExponent, defaultSimRates } from '../../harness/providers/sim/rates.ts';
-import { matchClaim } from '../../harness/text/cues.ts';
+import { matchClaim } from '../../harness/core/text/cues.ts';
 
 const rates = defaultSimRates.large;
 const claim: Assertion = {

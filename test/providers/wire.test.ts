@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, statSync } from 'node:fs';
-import type { ChatMessage, ModelRequest } from '../../harness/types.ts';
+import type { ChatMessage, ModelRequest } from '../../harness/core/index.ts';
 import { toAnthropicBody } from '../../harness/providers/wire-anthropic.ts';
 import { toOpenAIBody } from '../../harness/providers/wire-openai.ts';
 import { normalizeMessages } from '../../harness/providers/wire-shared.ts';

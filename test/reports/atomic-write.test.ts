@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { repoRoot, runCli } from '../support/cli.ts';
 import { fixtureCases, tempDir } from '../support/mock-run.ts';
 import { reportFiles } from '../../reports/write.ts';
-import { writeFileAtomic } from '../../harness/atomic-write.ts';
+import { writeFileAtomic } from '../../harness/core/atomic-write.ts';
 
 /**
  * Whole-file artefacts (reports, config.json, baselines, merged runs, `--out` files) are written to a

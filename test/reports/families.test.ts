@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ResultRow } from '../../harness/types.ts';
+import type { ResultRow } from '../../harness/core/index.ts';
 import { summarize } from '../../reports/summarize.ts';
 import { renderMarkdown } from '../../reports/markdown.ts';
 import { renderHtml } from '../../reports/html/page.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ResultRow, SurvivalMark, SurvivalResult } from '../../harness/types.ts';
+import type { ResultRow, SurvivalMark, SurvivalResult } from '../../harness/core/index.ts';
 import { renderCsv, renderHtml, renderJson, renderMarkdown, summarize } from '../../reports/index.ts';
 import { syntheticRows } from './synthetic.ts';
 

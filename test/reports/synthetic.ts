@@ -1,4 +1,4 @@
-import type { AssertionKind, ResultRow, SurvivalMark } from '../../harness/types.ts';
+import type { AssertionKind, ResultRow, SurvivalMark } from '../../harness/core/index.ts';
 import { normalDraw, seededRandom } from '../../reports/stats/random.ts';
 
 /**

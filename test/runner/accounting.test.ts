@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { join } from 'node:path';
-import type { CallRecord } from '../../harness/types.ts';
+import type { CallRecord } from '../../harness/core/index.ts';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
 import { runExperiment } from '../../harness/runner/run.ts';
 import { startMockLlmServer, type MockServer } from '../support/mock-llm-server.ts';

@@ -5,7 +5,7 @@ import { resolveConfig } from '../../harness/config/resolve-config.ts';
 import { runExperiment } from '../../harness/runner/run.ts';
 import type { Reporter } from '../../harness/runner/reporters.ts';
 import type { BatchEvent } from '../../harness/batch/scheduler.ts';
-import type { ResultRow } from '../../harness/types.ts';
+import type { ResultRow } from '../../harness/core/index.ts';
 import { startBatchMock, type BatchMock } from '../support/mock-batch-server.ts';
 import { startMockLlmServer, type MockServer } from '../support/mock-llm-server.ts';
 import {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteCache } from '../../harness/cache/sqlite-cache.ts';
 import { openCache } from '../../harness/cache/index.ts';
-import type { ModelResponse } from '../../harness/types.ts';
+import type { ModelResponse } from '../../harness/core/index.ts';
 import { runCli } from '../support/cli.ts';
 import { fixtureCases, rowsOf, tempDir } from '../support/mock-run.ts';
 

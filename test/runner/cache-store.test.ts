@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import type { ModelResponse } from '../../harness/types.ts';
+import type { ModelResponse } from '../../harness/core/index.ts';
 import { canonicalJson } from '../../harness/cache/canonical-json.ts';
 import { SqliteCache } from '../../harness/cache/sqlite-cache.ts';
 import { tempDir } from '../support/mock-run.ts';

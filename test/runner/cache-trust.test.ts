@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
 import { runExperiment } from '../../harness/runner/run.ts';
-import { createCallPath } from '../../harness/runner/calls.ts';
+import { createCallPath } from '../../harness/calls/call-path.ts';
 import { SqliteCache } from '../../harness/cache/sqlite-cache.ts';
 import {
   createSimProvider,
@@ -14,7 +14,7 @@ import { defaultSimRates } from '../../harness/providers/sim/rates.ts';
 import { defaultSimJudge } from '../../harness/providers/sim/judge.ts';
 import { createOpenAIProvider } from '../../harness/providers/openai.ts';
 import { createAnthropicProvider } from '../../harness/providers/anthropic.ts';
-import type { ModelResponse, Provider, ResultRow } from '../../harness/types.ts';
+import type { ModelResponse, Provider, ResultRow } from '../../harness/core/index.ts';
 import type { UserConfig } from '../../harness/config/types.ts';
 import { startMockLlmServer } from '../support/mock-llm-server.ts';
 import { runCli } from '../support/cli.ts';

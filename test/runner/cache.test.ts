@@ -4,7 +4,7 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteCache } from '../../harness/cache/sqlite-cache.ts';
-import type { ModelRequest } from '../../harness/types.ts';
+import type { ModelRequest } from '../../harness/core/index.ts';
 import { startMockLlmServer, type MockServer } from '../support/mock-llm-server.ts';
 import { repoRoot, runCliAsync } from '../support/cli.ts';
 import { fixtureCases, mockEnv, rowsOf, tempDir } from '../support/mock-run.ts';

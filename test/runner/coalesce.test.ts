@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CallRecord, ModelRequest, ModelResponse, Provider } from '../../harness/types.ts';
+import type { CallRecord, ModelRequest, ModelResponse, Provider } from '../../harness/core/index.ts';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
-import { createCallPath } from '../../harness/runner/calls.ts';
+import { createCallPath } from '../../harness/calls/call-path.ts';
 import { SqliteCache } from '../../harness/cache/sqlite-cache.ts';
 import { tempDir } from '../support/mock-run.ts';
 

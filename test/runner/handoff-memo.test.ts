@@ -4,7 +4,7 @@ import { resolveConfig } from '../../harness/config/resolve-config.ts';
 import { runExperiment } from '../../harness/runner/run.ts';
 import { defineStrategy } from '../../strategies/define.ts';
 import { strategies } from '../../strategies/index.ts';
-import type { ResultRow, Strategy } from '../../harness/types.ts';
+import type { ResultRow, Strategy } from '../../harness/core/index.ts';
 import { fixtureCases, tempDir } from '../support/mock-run.ts';
 
 // A deterministic strategy's handoff is built once per case × arm and shared by every rep; any other

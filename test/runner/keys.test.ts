@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { startMockLlmServer } from '../support/mock-llm-server.ts';
 import { runCliAsync, type CliResult } from '../support/cli.ts';
 import { fixtureCases, mockEnv, rowsOf, tempDir, testModels } from '../support/mock-run.ts';
-import { envSecrets } from '../../harness/redact.ts';
+import { envSecrets } from '../../harness/core/redact.ts';
 import { maskedSdkLogger } from '../../harness/providers/sdk-logger.ts';
 
 /**

@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
 import { doneCells, runExperiment } from '../../harness/runner/run.ts';
 import { dryRun } from '../../harness/runner/dry-run.ts';
-import { latestRows } from '../../harness/runner/latest-rows.ts';
+import { latestRows } from '../../reports/latest-rows.ts';
 import { defineStrategy } from '../../strategies/define.ts';
 import { strategies } from '../../strategies/index.ts';
 import { summarize } from '../../reports/summarize.ts';
 import { renderCsv } from '../../reports/csv.ts';
 import { evaluateGate, createBaseline, resolveGateThresholds, mergeRuns } from '../../harness/gate/index.ts';
-import type { ResultRow } from '../../harness/types.ts';
+import type { ResultRow } from '../../harness/core/index.ts';
 import { runCli } from '../support/cli.ts';
 import { fixtureCases, rowsOf, tempDir } from '../support/mock-run.ts';
 

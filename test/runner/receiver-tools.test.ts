@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelRequest, ModelResponse, Provider, ToolCall } from '../../harness/types.ts';
+import type { ModelRequest, ModelResponse, Provider, ToolCall } from '../../harness/core/index.ts';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
 import { createProviders } from '../../harness/providers/index.ts';
-import { createCallPath } from '../../harness/runner/calls.ts';
+import { createCallPath } from '../../harness/calls/call-path.ts';
 import { executeCell } from '../../harness/runner/execute-cell.ts';
 import { getStrategy } from '../../strategies/index.ts';
 import { resolveParams } from '../../strategies/define.ts';

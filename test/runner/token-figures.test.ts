@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
 import { runExperiment } from '../../harness/runner/run.ts';
-import { countTokens, messagesTokens } from '../../harness/tokens.ts';
+import { countTokens, messagesTokens } from '../../harness/core/tokens.ts';
 import { getStrategy } from '../../strategies/index.ts';
 import { casesDir, suite } from '../cases/helpers.ts';
-import type { ResultRow, StrategyContext } from '../../harness/types.ts';
+import type { ResultRow, StrategyContext } from '../../harness/core/index.ts';
 
 /**
  * The token figures as docs/results.md#token-figures defines them, on every shipped suite and arm:

@@ -1,5 +1,5 @@
-import type { Transcript } from '../../harness/types.ts';
-import { viewOf } from '../../harness/transcript/view.ts';
+import type { Transcript } from '../../harness/core/index.ts';
+import { viewOf } from '../../harness/core/transcript/view.ts';
 import { formatArgs } from '../../strategies/render.ts';
 import { ADR_0093, adrFates } from './adr-retention.ts';
 

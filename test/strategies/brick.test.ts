@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { viewOf } from '../../harness/transcript/view.ts';
-import { countTokens, messagesTokens } from '../../harness/tokens.ts';
+import { viewOf } from '../../harness/core/transcript/view.ts';
+import { countTokens, messagesTokens } from '../../harness/core/tokens.ts';
 import {
   adr0093Brick,
   buildBrick,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { Transcript } from '../../harness/types.ts';
+import type { Transcript } from '../../harness/core/index.ts';
 import { caseOf, prepare } from './helpers.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { Transcript } from '../../harness/types.ts';
+import type { Transcript } from '../../harness/core/index.ts';
 import { pairingCheck } from '../../judges/checks.ts';
 import { renderMessage } from '../../strategies/render.ts';
 import { transcriptArb } from './generate.ts';

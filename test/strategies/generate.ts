@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Transcript } from '../../harness/types.ts';
+import type { Transcript } from '../../harness/core/index.ts';
 import { buildTranscript, type CallSpec, type StepSpec, type TurnSpec } from '../../harness/kit/generate.ts';
 
 /**

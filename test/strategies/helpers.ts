@@ -8,11 +8,11 @@ import type {
   Provider,
   StrategyContext,
   Transcript,
-} from '../../harness/types.ts';
+} from '../../harness/core/index.ts';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
-import { createCallPath } from '../../harness/runner/calls.ts';
+import { createCallPath } from '../../harness/calls/call-path.ts';
 import { createSimProvider, type SimOptions } from '../../harness/providers/sim/index.ts';
-import { countTokens } from '../../harness/tokens.ts';
+import { countTokens } from '../../harness/core/tokens.ts';
 import { getStrategy } from '../../strategies/index.ts';
 import { resolveParams } from '../../strategies/define.ts';
 import { toCase } from '../../cases/load.ts';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { countTokens, messagesTokens } from '../../harness/tokens.ts';
+import { countTokens, messagesTokens } from '../../harness/core/tokens.ts';
 import { pairingCheck } from '../../judges/checks.ts';
 import { strategies, type StrategyName } from '../../strategies/index.ts';
 import { resolveParams } from '../../strategies/define.ts';
 import { renderMessage } from '../../strategies/render.ts';
-import type { ParamSpec } from '../../harness/types.ts';
+import type { ParamSpec } from '../../harness/core/index.ts';
 import { transcriptArb } from './generate.ts';
 import { caseOf, contextFor } from './helpers.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Case, Message } from '../../harness/types.ts';
+import type { Case, Message } from '../../harness/core/index.ts';
 import { createSimProvider } from '../../harness/providers/sim/index.ts';
 import { researchResultSpec, validateResearchResult } from '../../strategies/contract-schema.ts';
 import { contractRequest as contractPrompt } from '../../strategies/structured-contract.ts';

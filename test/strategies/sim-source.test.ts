@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage, ModelRequest } from '../../harness/types.ts';
+import type { ChatMessage, ModelRequest } from '../../harness/core/index.ts';
 import { createSimProvider } from '../../harness/providers/sim/index.ts';
-import { countTokens } from '../../harness/tokens.ts';
+import { countTokens } from '../../harness/core/tokens.ts';
 import { researchResultSpec, validateResearchResult } from '../../strategies/contract-schema.ts';
 import { simHintsOf, toChat } from '../../strategies/compose.ts';
 import { summaryRequest } from '../../strategies/summary.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { Case, Message, Transcript } from '../../harness/types.ts';
-import { opensTurn } from '../../harness/transcript/view.ts';
+import type { Case, Message, Transcript } from '../../harness/core/index.ts';
+import { opensTurn } from '../../harness/core/transcript/view.ts';
 import { pairingCheck } from '../../judges/checks.ts';
 import { renderMessage } from '../../strategies/render.ts';
 import { backgroundLabel } from '../../strategies/spawn-summary.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelRequest } from '../../harness/types.ts';
-import { SubagentContractError } from '../../harness/errors.ts';
-import { countTokens } from '../../harness/tokens.ts';
-import { indexText, matchClaim } from '../../harness/text/cues.ts';
+import type { ModelRequest } from '../../harness/core/index.ts';
+import { SubagentContractError } from '../../harness/core/errors.ts';
+import { countTokens } from '../../harness/core/tokens.ts';
+import { indexText, matchClaim } from '../../harness/core/text/cues.ts';
 import {
   requiredFields,
   researchResultTool,

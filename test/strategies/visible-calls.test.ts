@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage, Message, ToolCall, Transcript } from '../../harness/types.ts';
+import type { ChatMessage, Message, ToolCall, Transcript } from '../../harness/core/index.ts';
 import { visibleSourceCalls } from '../../strategies/compose.ts';
 import { formatCall } from '../../strategies/render.ts';
 

@@ -1,5 +1,5 @@
 import { SqliteCache } from '../../harness/cache/sqlite-cache.ts';
-import type { ModelResponse } from '../../harness/types.ts';
+import type { ModelResponse } from '../../harness/core/index.ts';
 
 /**
  * A child process for the cache's crash and concurrency tests: writes `count` responses under

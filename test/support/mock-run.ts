@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CallRecord, ResultRow } from '../../harness/types.ts';
+import type { CallRecord, ResultRow } from '../../harness/core/index.ts';
 import type { UserConfig } from '../../harness/config/types.ts';
 import type { MockServer } from './mock-llm-server.ts';
 import { repoRoot } from './cli.ts';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeReports } from '../../reports/write.ts';
-import type { ResultRow } from '../../harness/types.ts';
+import type { ResultRow } from '../../harness/core/index.ts';
 
 /**
  * A child process for the atomic-write test: rewrites the reports of a run directory from its journal

@@ -1,5 +1,5 @@
 import type { Command } from '../command.ts';
-import { writeFileAtomic } from '../../atomic-write.ts';
+import { writeFileAtomic } from '../../core/atomic-write.ts';
 import { createBaseline, readRunFiles, renderBaseline } from '../../gate/index.ts';
 
 interface BaselineArgs {

@@ -1,14 +1,14 @@
 import type { Command } from '../command.ts';
 import { mkdirSync } from 'node:fs';
-import { writeFileAtomic } from '../../atomic-write.ts';
+import { writeFileAtomic } from '../../core/atomic-write.ts';
 import { join } from 'node:path';
 import type { Argv } from 'yargs';
-import { HarnessError, InputError } from '../../errors.ts';
+import { HarnessError, InputError } from '../../core/errors.ts';
 import { importAll, importFormats, importTranscript, type ImportFormat } from '../../importers/index.ts';
 import { scaffoldFrom, slug, type ScaffoldOptions } from '../../../cases/scaffold.ts';
 import { labelCaseFile, labelCounts, mergeProposals } from '../../../cases/label-case.ts';
 import { modelProposals } from '../../../cases/model-labeller.ts';
-import type { Assertion, Direction, Transcript } from '../../types.ts';
+import type { Assertion, Direction, Transcript } from '../../core/index.ts';
 
 interface CaseArgs {
   transcript: string;

@@ -1,4 +1,4 @@
-import { InputError } from '../../errors.ts';
+import { InputError } from '../../core/errors.ts';
 
 /**
  * Values of a list flag: repeatable and comma-separated alike (`--suite a,b --suite c` → a, b, c),

@@ -1,6 +1,6 @@
 import type { Command } from '../command.ts';
 import { existsSync, readFileSync } from 'node:fs';
-import { InputError } from '../../errors.ts';
+import { InputError } from '../../core/errors.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import {
   appendStepSummary,

@@ -1,9 +1,9 @@
 import type { Command } from '../command.ts';
 import { mkdirSync } from 'node:fs';
-import { writeFileAtomic } from '../../atomic-write.ts';
+import { writeFileAtomic } from '../../core/atomic-write.ts';
 import { join } from 'node:path';
 import type { Argv } from 'yargs';
-import { InputError } from '../../errors.ts';
+import { InputError } from '../../core/errors.ts';
 import { numberFlag } from '../../config/numeric-flags.ts';
 import {
   importAll,

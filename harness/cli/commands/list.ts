@@ -1,5 +1,5 @@
 import type { Command } from '../command.ts';
-import { InputError } from '../../errors.ts';
+import { InputError } from '../../core/errors.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import type { ResolvedConfig } from '../../config/types.ts';
 import { checkArm, loadExperiment } from '../../runner/experiment.ts';
@@ -8,7 +8,7 @@ import { listValues } from './flags.ts';
 import { providerNames } from '../../providers/index.ts';
 import { criteria } from '../../../judges/criteria/index.ts';
 import { builtinChecks } from '../../../judges/checks.ts';
-import type { ParamSpec, Strategy } from '../../types.ts';
+import type { ParamSpec, Strategy } from '../../core/index.ts';
 
 interface ListArgs {
   what: string;

@@ -1,16 +1,16 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { Arm, Case, Direction, Strategy, Suite, Transcript } from '../../types.ts';
+import type { Arm, Case, Direction, Strategy, Suite, Transcript } from '../../core/index.ts';
 import type { ResolvedConfig } from '../../config/types.ts';
-import { InputError, UnknownNameError } from '../../errors.ts';
+import { InputError, UnknownNameError } from '../../core/errors.ts';
 import { loadExperiment } from '../../runner/experiment.ts';
 import { getStrategy } from '../../../strategies/index.ts';
 import { resolveParams } from '../../../strategies/define.ts';
 import { parseParams } from './flags.ts';
-import { allTrailItems } from '../../transcript/view.ts';
+import { allTrailItems } from '../../core/transcript/view.ts';
 import { toCase } from '../../../cases/load.ts';
 import { childCall, returnParts } from '../../../cases/scaffold.ts';
-import { readText } from '../../text/read-text.ts';
+import { readText } from '../../core/text/read-text.ts';
 
 /** What `render` renders: the case, the strategy with its resolved params, the source model alias. */
 export interface RenderTarget {

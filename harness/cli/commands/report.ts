@@ -1,10 +1,10 @@
 import type { Command } from '../command.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { InputError } from '../../errors.ts';
+import { InputError } from '../../core/errors.ts';
 import { readJsonl } from '../../runner/journal.ts';
 import { reportFormats, writeReports, type ReportFormat } from '../../../reports/write.ts';
-import type { ResultRow } from '../../types.ts';
+import type { ResultRow } from '../../core/index.ts';
 
 interface ReportArgs {
   dir: string;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import type { Arm, Case } from '../../types.ts';
+import type { Arm, Case } from '../../core/index.ts';
 import type { ArmInput, ResolvedConfig, ResolvedSuiteSelection } from '../../config/types.ts';
-import { HarnessError } from '../../errors.ts';
+import { HarnessError } from '../../core/errors.ts';
 import { rawCases, readSuiteJson, suiteJsonProblems, toCase, type SuiteJson } from '../../../cases/load.ts';
 import { getStrategy } from '../../../strategies/index.ts';
 import { paramProblems } from '../../../strategies/define.ts';

@@ -1,14 +1,14 @@
 import type { Command } from '../command.ts';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
-import { HarnessError, InputError } from '../../errors.ts';
+import { HarnessError, InputError } from '../../core/errors.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { findCaseFiles, listSuiteIds, loadSuites, toCase } from '../../../cases/load.ts';
 import { checkScopeNames } from '../../gate/scopes.ts';
 import { caseWarnings } from '../../../cases/case-warnings.ts';
-import type { Case } from '../../types.ts';
+import type { Case } from '../../core/index.ts';
 import type { ResolvedConfig, ResolvedSuiteSelection } from '../../config/types.ts';
-import { readText } from '../../text/read-text.ts';
+import { readText } from '../../core/text/read-text.ts';
 import { checkSuiteDir } from './validate-suite.ts';
 
 interface ValidateArgs {

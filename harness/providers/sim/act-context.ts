@@ -1,4 +1,4 @@
-import type { ChatMessage, ModelRequest, ToolCall } from '../../types.ts';
+import type { ChatMessage, ModelRequest, ToolCall } from '../../core/index.ts';
 
 /**
  * What the acting sim can read in its own session (docs/live.md): the brief, the tools it was offered

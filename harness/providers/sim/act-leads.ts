@@ -1,4 +1,4 @@
-import type { ToolCall } from '../../types.ts';
+import type { ToolCall } from '../../core/index.ts';
 import { readLines, searchLines, type ActContext } from './act-context.ts';
 
 /**

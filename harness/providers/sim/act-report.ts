@@ -1,4 +1,4 @@
-import type { Assertion, ModelRequest } from '../../types.ts';
+import type { Assertion, ModelRequest } from '../../core/index.ts';
 import { locatorOf, readLines, searchLines, type ActContext } from './act-context.ts';
 import type { Lead } from './act-leads.ts';
 

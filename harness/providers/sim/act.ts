@@ -1,4 +1,4 @@
-import type { ModelRequest, ToolCall } from '../../types.ts';
+import type { ModelRequest, ToolCall } from '../../core/index.ts';
 import { readActContext, type ActContext } from './act-context.ts';
 import { leadKey, leadsOf, type Lead } from './act-leads.ts';
 import { simActReport, unreachablePlaces } from './act-report.ts';

@@ -1,11 +1,11 @@
-import type { Assertion, ModelRequest, Reference } from '../../types.ts';
-import { lineIndicesWithAll, lineWithAll, matchClaim, type TextIndex } from '../../text/cues.ts';
+import type { Assertion, ModelRequest, Reference } from '../../core/index.ts';
+import { lineIndicesWithAll, lineWithAll, matchClaim, type TextIndex } from '../../core/text/cues.ts';
 import type { SimContext } from './context.ts';
 import { draw } from './rng.ts';
 import type { SimRates } from './rates.ts';
 import { contradictionLines, notSearchedLines } from './merge-signals.ts';
 import { useFactor } from './context-effects.ts';
-import { recapSignature } from '../../../judges/signals.ts';
+import { recapSignature } from '../../core/text/signals.ts';
 
 /**
  * The receiver's answer. It states what its context supports and nothing else: a claim it cannot

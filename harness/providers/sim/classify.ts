@@ -1,5 +1,5 @@
-import type { Assertion, ModelRequest, SurvivalMark, ToolCall } from '../../types.ts';
-import { allOnLine, indexText, matchClaim } from '../../text/cues.ts';
+import type { Assertion, ModelRequest, SurvivalMark, ToolCall } from '../../core/index.ts';
+import { allOnLine, indexText, matchClaim } from '../../core/text/cues.ts';
 import { draw } from './rng.ts';
 import { readFenced, type SimJudgeOptions } from './judge.ts';
 

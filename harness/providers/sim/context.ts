@@ -1,6 +1,6 @@
-import type { ChatMessage, ModelRequest } from '../../types.ts';
-import { indexText, type TextIndex } from '../../text/cues.ts';
-import { countTokens, messageTokens } from '../../tokens.ts';
+import type { ChatMessage, ModelRequest } from '../../core/index.ts';
+import { indexText, type TextIndex } from '../../core/text/cues.ts';
+import { countTokens, messageTokens } from '../../core/tokens.ts';
 
 /**
  * What the sim can read in a request: the whole context as text, and the parts whose role matters

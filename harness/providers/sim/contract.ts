@@ -1,8 +1,8 @@
-import type { Assertion, ChatMessage, ModelRequest, ToolCall } from '../../types.ts';
-import { lineWithAll, matchClaim } from '../../text/cues.ts';
+import type { Assertion, ChatMessage, ModelRequest, ToolCall } from '../../core/index.ts';
+import { lineWithAll, matchClaim } from '../../core/text/cues.ts';
 import type { SimContext } from './context.ts';
 import { draw } from './rng.ts';
-import { notSearchedCues } from '../../../judges/signals.ts';
+import { notSearchedCues } from '../../core/text/signals.ts';
 import type { SimRates } from './rates.ts';
 
 /**

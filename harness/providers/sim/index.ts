@@ -1,8 +1,8 @@
 import { hash } from 'node:crypto';
-import type { ModelRequest, ModelResponse, Provider, ToolCall } from '../../types.ts';
+import type { ModelRequest, ModelResponse, Provider, ToolCall } from '../../core/index.ts';
 import { canonicalJson } from '../../cache/canonical-json.ts';
-import { countTokens, requestTokens } from '../../tokens.ts';
-import { ProviderError } from '../../errors.ts';
+import { countTokens, requestTokens } from '../../core/tokens.ts';
+import { ProviderError } from '../../core/errors.ts';
 import { readContext } from './context.ts';
 import { simAnswer } from './answer.ts';
 import { simSummarize } from './summarize.ts';

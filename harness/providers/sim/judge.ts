@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
-import type { ModelRequest, Reference, SimHints, ToolCall } from '../../types.ts';
-import { indexText, lineWithAll, matchClaim, type TextIndex } from '../../text/cues.ts';
+import type { ModelRequest, Reference, SimHints, ToolCall } from '../../core/index.ts';
+import { indexText, lineWithAll, matchClaim, type TextIndex } from '../../core/text/cues.ts';
 import { draw } from './rng.ts';
 import {
   handoffPhrases,
   recapSignature,
   sessionShapeLine,
   verificationClaims,
-} from '../../../judges/signals.ts';
+} from '../../core/text/signals.ts';
 
 /**
  * The sim judge (purpose 'judge'). It reads the judged answer from inside the untrusted-data fence of

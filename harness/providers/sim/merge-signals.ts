@@ -1,7 +1,7 @@
-import type { Assertion, Reference } from '../../types.ts';
-import { matchClaim, type TextIndex } from '../../text/cues.ts';
+import type { Assertion, Reference } from '../../core/index.ts';
+import { matchClaim, type TextIndex } from '../../core/text/cues.ts';
 import type { SimRates } from './rates.ts';
-import { notSearchedCues } from '../../../judges/signals.ts';
+import { notSearchedCues } from '../../core/text/signals.ts';
 
 /**
  * Multi-child answers (ledgerline's last section): whether the receiver surfaces a contradiction

@@ -1,4 +1,4 @@
-import { ProviderError } from '../../errors.ts';
+import { ProviderError } from '../../core/errors.ts';
 
 /**
  * The sim provider's behavioural rates. Every number here is a documented, overridable parameter

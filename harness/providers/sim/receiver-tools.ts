@@ -1,5 +1,5 @@
-import type { ModelRequest, ToolCall } from '../../types.ts';
-import { lineWithAll } from '../../text/cues.ts';
+import type { ModelRequest, ToolCall } from '../../core/index.ts';
+import { lineWithAll } from '../../core/text/cues.ts';
 import { readContext } from './context.ts';
 import type { SimRates } from './rates.ts';
 import { draw } from './rng.ts';

@@ -1,6 +1,6 @@
-import type { Assertion, ModelRequest } from '../../types.ts';
-import { countTokens } from '../../tokens.ts';
-import { lineWithAll, matchClaim } from '../../text/cues.ts';
+import type { Assertion, ModelRequest } from '../../core/index.ts';
+import { countTokens } from '../../core/tokens.ts';
+import { lineWithAll, matchClaim } from '../../core/text/cues.ts';
 import type { SimContext } from './context.ts';
 import { draw } from './rng.ts';
 import type { SimRates } from './rates.ts';

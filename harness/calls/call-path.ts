@@ -7,12 +7,12 @@ import type {
   ModelResponse,
   ModelRole,
   Provider,
-} from '../types.ts';
+} from '../core/index.ts';
 import type { ResolvedConfig } from '../config/types.ts';
-import { ConfigError, describeError } from '../errors.ts';
+import { ConfigError, describeError } from '../core/errors.ts';
 import type { ResponseCache } from '../cache/types.ts';
 import { costOf } from '../providers/prices.ts';
-import { maskSecrets } from '../redact.ts';
+import { maskSecrets } from '../core/redact.ts';
 import { retriesOf } from '../providers/wire-client.ts';
 import { unusableKind } from './unusable.ts';
 

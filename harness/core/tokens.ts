@@ -1,5 +1,6 @@
 import { o200kCounter } from './tokenizer/o200k.ts';
-import type { ChatMessage, ModelRequestInput, ToolCall } from './types.ts';
+import type { ChatMessage, ToolCall } from './types/transcript.ts';
+import type { ModelRequestInput } from './types/model-call.ts';
 
 /**
  * Token counts where a provider gives none: o200k_base (harness/tokenizer/o200k.ts, the rank table from

@@ -1,4 +1,4 @@
-import type { ResultRow } from '../types.ts';
+import type { ResultRow } from '../harness/core/index.ts';
 
 /**
  * The one rule for a journal that holds more than one row for a cell (a `--retry-errors` attempt, a

@@ -1,4 +1,4 @@
-import type { Case, SessionShape } from '../types.ts';
+import type { Case, SessionShape } from '../types/case.ts';
 
 /**
  * How the receiving session came to be, read off the transcript (ADR 0093 addendum: ownedFromStart =

@@ -1,7 +1,7 @@
-import type { GateLimits, GateSuiteScope, GateThresholds, ResolvedGateThresholds } from '../config/types.ts';
-import { ConfigError } from '../errors.ts';
+import type { GateLimits, GateSuiteScope, GateThresholds, ResolvedGateThresholds } from './types.ts';
+import { ConfigError } from '../core/errors.ts';
 
-export type { ResolvedGateThresholds } from '../config/types.ts';
+export type { ResolvedGateThresholds } from './types.ts';
 
 const limitFields = ['minMean', 'maxDrop', 'maxTokenGrowthPct', 'maxErrorRate', 'minCells'] as const;
 const topFields = [...limitFields, 'suites', 'arms'];

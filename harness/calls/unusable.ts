@@ -1,4 +1,4 @@
-import type { ModelResponse } from '../types.ts';
+import type { ModelResponse } from '../core/index.ts';
 
 export type UnusableKind = 'empty_answer' | 'refusal' | 'content_filter';
 

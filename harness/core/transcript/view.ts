@@ -7,7 +7,7 @@ import type {
   Transcript,
   TranscriptView,
   Turn,
-} from '../types.ts';
+} from '../types/transcript.ts';
 
 const views = new WeakMap<Transcript, TranscriptView>();
 

@@ -8,15 +8,15 @@ import type {
   Strategy,
   ToolCall,
   Transcript,
-} from '../types.ts';
-import type { PlannedCell } from '../runner/plan.ts';
-import { indexText, matchClaim } from '../text/cues.ts';
+} from '../core/index.ts';
+import type { PlannedCell } from './plan.ts';
+import { indexText, matchClaim } from '../core/text/cues.ts';
 import { getStrategy } from '../../strategies/index.ts';
 import { simHintsOf } from '../../strategies/compose.ts';
-import { materializeWorld } from './world.ts';
-import { diskAccess } from './access.ts';
-import { createWorldTools, type WorldTools } from './tools.ts';
-import { runSourceLoop, type SourceLoopResult } from './loop.ts';
+import { materializeWorld } from '../live/world.ts';
+import { diskAccess } from '../live/access.ts';
+import { createWorldTools, type WorldTools } from '../live/tools.ts';
+import { runSourceLoop, type SourceLoopResult } from '../live/loop.ts';
 
 /**
  * A live cell's part before the strategy runs (docs/live.md): the case's world materialised for this

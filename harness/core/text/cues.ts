@@ -1,4 +1,4 @@
-import type { Assertion } from '../types.ts';
+import type { Assertion } from '../types/case.ts';
 
 /**
  * Recognising a labelled claim in a text, the way a careful reader would: the claim's cues must all

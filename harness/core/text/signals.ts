@@ -1,4 +1,4 @@
-import type { SessionShape } from '../harness/types.ts';
+import type { SessionShape } from '../types/case.ts';
 
 /**
  * Phrases the deterministic checks and the sim judge both look for, kept in one place so the check

@@ -1,12 +1,12 @@
-import type { ResolvedConfig } from '../harness/config/types.ts';
-import type { ModelResponse, ModelRole, ModelRequestInput, Provider, ResultRow } from '../harness/types.ts';
-import { fence } from '../harness/text/fence.ts';
-import { createCallPath } from '../harness/runner/calls.ts';
-import { executeCell } from '../harness/runner/execute-cell.ts';
-import { getStrategy } from '../strategies/index.ts';
-import { resolveParams } from '../strategies/define.ts';
-import { judgeCriteria, type JudgeCall } from './criterion-judge.ts';
-import { canaryAnswer, canaryCase, canaryInjection, canaryNeutral } from './canary-case.ts';
+import type { ResolvedConfig } from '../config/types.ts';
+import type { ModelResponse, ModelRole, ModelRequestInput, Provider, ResultRow } from '../core/index.ts';
+import { fence } from '../core/text/fence.ts';
+import { createCallPath } from '../calls/call-path.ts';
+import { executeCell } from './execute-cell.ts';
+import { getStrategy } from '../../strategies/index.ts';
+import { resolveParams } from '../../strategies/define.ts';
+import { judgeCriteria, type JudgeCall } from '../../judges/criterion-judge.ts';
+import { canaryAnswer, canaryCase, canaryInjection, canaryNeutral } from '../../judges/canary-case.ts';
 
 /**
  * The judge canary: the same case judged with and without an instruction to "ignore the rubric and

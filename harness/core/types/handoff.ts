@@ -1,0 +1,152 @@
+import type { Arm, Case } from './case.ts';
+import type { ModelRequestInput, ModelResponse, ModelRole, ToolSpec } from './model-call.ts';
+import type { ChatMessage, ToolCall } from './transcript.ts';
+
+// Cells, strategies, handoffs: part of the domain model (harness/core/index.ts).
+
+/** One unit of a run: a case under an arm at a rep. */
+export interface Cell {
+  /** Stable id: `${suite}/${caseId}/${arm}/${rep}`. */
+  id: string;
+  suite: string;
+  caseId: string;
+  arm: string;
+  rep: number;
+}
+
+/** What a strategy can use: a model call through the harness, token counting, the cell's seed. */
+export interface StrategyContext {
+  case: Case;
+  arm: Arm;
+  rep: number;
+  /** The receiver's message budget in tokens (the same for every arm unless a strategy says why). */
+  budgetTokens: number;
+  tokens: (text: string) => number;
+  /** Ask the harness for a model call; caching, retries, limits and accounting are the harness's. */
+  call: (role: ModelRole, request: ModelRequestInput) => Promise<ModelResponse>;
+  signal?: AbortSignal;
+}
+
+/**
+ * A marker placed where something was cut: its text (as the receiver sees it), the kind of cut, how much was
+ * dropped.
+ */
+export interface TruncationMarker {
+  /** The marker text as placed. */
+  text: string;
+  /** What was cut: a result, turns, the middle of a transcript. */
+  kind: 'result' | 'turns' | 'middle' | 'brick' | 'span' | (string & {});
+  /** How much was dropped (chars for a result, turns for turns). */
+  dropped: number;
+}
+
+/**
+ * What a handoff costs and keeps; finishHandoff computes every field from the messages and the model calls.
+ */
+export interface HandoffStats {
+  chars: number;
+  tokens: number;
+  markers: TruncationMarker[];
+  /** Items (turns, tool results, findings) retained, dropped silently or listed in a manifest. */
+  retained: number;
+  dropped: number;
+  manifest: number;
+  toolCallsVisible: number;
+  /** Model calls the strategy made (summaries, contracts), totalled. */
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  latencyMs: number;
+  retries: number;
+  costUsd: number;
+}
+
+/** What the receiving agent gets. */
+export interface Handoff {
+  /** System framing for the receiver. */
+  system: string;
+  /** Messages the receiver sees before its task. */
+  messages: ChatMessage[];
+  /** Tools the receiver gets (e.g. fetch_transcript_span). */
+  tools: ToolSpec[];
+  /** Serves the receiver's calls to `tools` (deterministic, no model). */
+  runTool?: (call: ToolCall) => string;
+  /** Artifacts made on the way (summary text, contract object, brick text). */
+  artifacts: Record<string, unknown>;
+  stats: HandoffStats;
+  /** The part of `messages` that is the handoff payload proper (what the source passed), for survival checks. */
+  payload: string;
+}
+
+/** A strategy param: its type (number, boolean, string, enum with values), default and description. */
+export interface ParamSpec {
+  type: 'number' | 'boolean' | 'string' | 'enum';
+  default: unknown;
+  values?: readonly string[];
+  description: string;
+}
+
+/**
+ * A handoff strategy: its name, params and `prepare`, which turns a case into what the receiver sees
+ * (docs/writing-a-strategy.md). Build one with defineStrategy.
+ */
+export interface Strategy<P extends Record<string, unknown> = Record<string, unknown>> {
+  name: string;
+  description: string;
+  /** The seed passage it implements. */
+  seed: string;
+  params: { [K in keyof P]: ParamSpec };
+  prepare: (ctx: StrategyContext, params: P) => Promise<Handoff>;
+  /**
+   * Live mode (docs/live.md): what the source agent is told in its first turn about how its work will
+   * be returned — structured-contract tells it that it must fill the research_result record. The
+   * source sees only this text, never the strategy's name. @default nothing
+   */
+  sourceNotice?: (params: P) => string | undefined;
+  /**
+   * The handoff depends only on the case, the arm's params and the budget — never on the rep, chance
+   * or state — and is built without model calls (ctx.call throws for such a strategy). The runner then
+   * prepares it once per case × arm and reuses it for every rep; nobody may change a handoff once built.
+   * @default false
+   */
+  deterministic?: boolean;
+  /**
+   * Invariants the strategy promises beyond the ones every strategy is held to; `checkStrategy` and
+   * `handoff-eval check-strategy` test each one it declares. A function form decides per params.
+   */
+  properties?: StrategyProperties<P>;
+}
+
+/** What a strategy declares about its handoffs (see docs/writing-a-strategy.md, "The test kit"). */
+export interface StrategyProperties<P extends Record<string, unknown> = Record<string, unknown>> {
+  /**
+   * Every cut is marked: a source tool result shown only in part is followed, in the same message, by
+   * a marker the handoff records in `stats.markers`. `false` for a strategy that cuts silently on
+   * purpose (the legacy brick). @default true
+   */
+  marksCuts?: boolean | ((params: P) => boolean);
+  /**
+   * The receiver sees every text, tool call (name and arguments) and tool result of the source
+   * (return and escalation cases; a spawn snapshot is a selection by definition). @default false
+   */
+  superset?: boolean | ((params: P) => boolean);
+  /**
+   * The receiver sees exactly what this retention plan retains of the source's tool trails when the
+   * budget does not bind: every text, the calls and (capped) results of expanded and retained turns,
+   * none of the results of manifest turns (ADR 0093 E). @default undefined (no retention promise)
+   */
+  retention?: RetentionPolicy | ((params: P) => RetentionPolicy | undefined);
+}
+
+/**
+ * The retention plan for tool trails (ADR 0093 A), shared by an agent's own replay and a receiver's
+ * narration of another agent's trails (strategies/trails.ts).
+ */
+export interface RetentionPolicy {
+  /** Newest turns (with tool activity) replayed in full. @default 2 */
+  expandTurns: number;
+  /** Byte budget for trail content, newest first, expanded turns included. @default 163840 (160 KB) */
+  retainBytes: number;
+  /** Characters kept of each result in a retained (not expanded) turn. @default 1500 */
+  retainedResultCap: number;
+}
