@@ -32,59 +32,11 @@ export function resolveConfig(
   const check = new Checker(where);
   if (typeof user !== 'object' || user === null || Array.isArray(user))
     throw new ConfigError(where, '(root)', 'must export an object (use defineConfig({...}))');
-  const known = new Set([
-    'suites',
-    'arms',
-    'reps',
-    'seed',
-    'provider',
-    'models',
-    'judge',
-    'concurrency',
-    'budgetTokens',
-    'mode',
-    'sourceToolBudget',
-    'cache',
-    'outDir',
-    'casesDir',
-    'sim',
-    'providers',
-    'prices',
-    'gate',
-    'maxErrorRate',
-    'primaryCriterion',
-    'strategies',
-    'criteria',
-    'checks',
-    'reporters',
-  ]);
-  for (const key of Object.keys(user))
-    if (!known.has(key)) throw new ConfigError(where, key, `unknown field; valid: ${[...known].join(', ')}`);
+  checkKnownFields(user, where);
   const models = { ...defaultModels, ...check.record(user.models, 'models') } as Record<string, ModelSpec>;
   const providers = check.record(user.providers, 'providers') ?? {};
   const provider = resolveProvider(user.provider, flags.provider, check, providerNamesOf(providers, check));
-  const criteria = user.judge?.criteria ?? defaults.judge.criteria;
-  if (typeof criteria !== 'boolean')
-    throw new ConfigError(where, 'judge.criteria', `must be true or false (got ${JSON.stringify(criteria)})`);
-  const classify = user.judge?.classify ?? defaults.judge.classify;
-  if (!['auto', 'on', 'off'].includes(classify))
-    throw new ConfigError(
-      where,
-      'judge.classify',
-      `must be 'auto', 'on' or 'off' (got ${JSON.stringify(classify)})`,
-    );
-  const judge = {
-    model: check.string(user.judge?.model, 'judge.model') ?? defaults.judge.model,
-    samples: check.positiveInt(user.judge?.samples, 'judge.samples') ?? defaults.judge.samples,
-    criteria,
-    classify,
-  };
-  if (!models[judge.model])
-    throw new ConfigError(
-      where,
-      'judge.model',
-      `unknown model alias "${judge.model}"; valid: ${Object.keys(models).join(', ')}`,
-    );
+  const judge = resolveJudge(user, models, check, where);
   const cacheEnabled = flags.cache === false ? false : user.cache !== false;
   const gate = resolveGateThresholds(
     { ...defaults.gate, minMean: {}, ...check.record(user.gate, 'gate') },
@@ -131,6 +83,72 @@ export function resolveConfig(
     shard: parseShard(flags.shard, where),
     batch: flags.batch ?? false,
   };
+}
+
+/** The fields a config may have. */
+const knownFields = new Set([
+  'suites',
+  'arms',
+  'reps',
+  'seed',
+  'provider',
+  'models',
+  'judge',
+  'concurrency',
+  'budgetTokens',
+  'mode',
+  'sourceToolBudget',
+  'cache',
+  'outDir',
+  'casesDir',
+  'sim',
+  'providers',
+  'prices',
+  'gate',
+  'maxErrorRate',
+  'primaryCriterion',
+  'strategies',
+  'criteria',
+  'checks',
+  'reporters',
+]);
+
+function checkKnownFields(user: UserConfig, where: string): void {
+  for (const key of Object.keys(user))
+    if (!knownFields.has(key))
+      throw new ConfigError(where, key, `unknown field; valid: ${[...knownFields].join(', ')}`);
+}
+
+/** The judge section: its model alias (one of the models), samples, criteria on/off, classify. */
+function resolveJudge(
+  user: UserConfig,
+  models: Record<string, ModelSpec>,
+  check: Checker,
+  where: string,
+): ResolvedConfig['judge'] {
+  const criteria = user.judge?.criteria ?? defaults.judge.criteria;
+  if (typeof criteria !== 'boolean')
+    throw new ConfigError(where, 'judge.criteria', `must be true or false (got ${JSON.stringify(criteria)})`);
+  const classify = user.judge?.classify ?? defaults.judge.classify;
+  if (!['auto', 'on', 'off'].includes(classify))
+    throw new ConfigError(
+      where,
+      'judge.classify',
+      `must be 'auto', 'on' or 'off' (got ${JSON.stringify(classify)})`,
+    );
+  const judge = {
+    model: check.string(user.judge?.model, 'judge.model') ?? defaults.judge.model,
+    samples: check.positiveInt(user.judge?.samples, 'judge.samples') ?? defaults.judge.samples,
+    criteria,
+    classify,
+  };
+  if (!models[judge.model])
+    throw new ConfigError(
+      where,
+      'judge.model',
+      `unknown model alias "${judge.model}"; valid: ${Object.keys(models).join(', ')}`,
+    );
+  return judge;
 }
 
 /** A flag overrides its config field only after passing the same check (a flag is named as itself). */
