@@ -35,6 +35,87 @@ export interface RenderArgs {
   cache: boolean;
 }
 
+/** What to render: the file or case, and the strategy or arm with its params. */
+function renderInputOptions(yargs: Argv<object>): Argv<object> {
+  return yargs
+    .positional('file', {
+      type: 'string',
+      describe: 'a case file, a normalised transcript JSON, or any importable transcript (or --case)',
+    })
+    .option('strategy', {
+      type: 'string',
+      describe: "strategy name, registered or the config's (see `list strategies`); or --arm",
+    })
+    .option('suite', { type: 'string', array: true, describe: "the config's suite of --case / --arm" })
+    .option('case', {
+      type: 'string',
+      array: true,
+      describe: "a case of the config's suites, by id (instead of a file)",
+    })
+    .option('arm', {
+      type: 'string',
+      describe:
+        "an arm of the config's suites (extra arms and sweeps too): its strategy, params and source model",
+    })
+    .option('param', {
+      type: 'string',
+      nargs: 1,
+      describe: 'strategy param as key=value (repeat the flag for several)',
+    })
+    .option('json', {
+      type: 'boolean',
+      default: false,
+      describe: 'print {system, messages, tools, stats, artifacts} as JSON',
+    });
+}
+
+/** How the model-backed strategies' calls are made, and the receiver's side of the handoff. */
+function renderCallOptions(yargs: Argv<object>): Argv<object> {
+  return yargs
+    .option('provider', { type: 'string', describe: 'provider for model-backed strategies (default: sim)' })
+    .option('config', { type: 'string', describe: 'config file (model aliases, sim rates, budget)' })
+    .option('task', { type: 'string', describe: "the receiver's task (a bare transcript has none)" })
+    .option('direction', {
+      choices: ['return', 'escalation', 'spawn'] as const,
+      describe: 'for a bare transcript (default: spawn for spawn-* strategies, else escalation)',
+    })
+    .option('spawn-call', {
+      type: 'string',
+      describe:
+        'spawn: the id of the triggering spawn call (default: the first child session, else the first Agent/Task/spawn call)',
+    })
+    .option('child', {
+      type: 'string',
+      describe:
+        'return: which child session returns (0-based index, agent name or spawning call id); the parent up to that call is the receiver history',
+    })
+    .option('budget-tokens', {
+      type: 'string',
+      coerce: numberFlag('--budget-tokens', 'positive integer'),
+      describe: "the receiver's message budget (default: the config's)",
+    })
+    .option('cache', {
+      type: 'boolean',
+      default: true,
+      describe: "use the config's response cache for model calls, as run does (--no-cache to bypass)",
+    })
+    .option('seed', {
+      type: 'string',
+      coerce: numberFlag('--seed', 'integer'),
+      describe: "run seed for the model calls (default: the config's)",
+    })
+    .option('rep', {
+      type: 'string',
+      coerce: numberFlag('--rep', 'non-negative integer'),
+      default: 0,
+      describe: 'repetition index (the sim draws differ per rep)',
+    })
+    .option('source-model', {
+      type: 'string',
+      describe: "model alias of the source agent (summaries, contracts; default: the arm's, else large)",
+    });
+}
+
 /**
  * `handoff-eval render --strategy <name> <file>`: what the receiving agent would see under a strategy —
  * system framing, messages, tools — with the handoff's stats. The file is a case, a normalised
@@ -48,78 +129,7 @@ export const renderCommand: Command<RenderArgs> = {
   describe:
     'Show what a receiving agent would see of a transcript (or case) under a strategy, with token counts',
   builder: (yargs: Argv<object>) =>
-    yargs
-      .positional('file', {
-        type: 'string',
-        describe: 'a case file, a normalised transcript JSON, or any importable transcript (or --case)',
-      })
-      .option('strategy', {
-        type: 'string',
-        describe: "strategy name, registered or the config's (see `list strategies`); or --arm",
-      })
-      .option('suite', { type: 'string', array: true, describe: "the config's suite of --case / --arm" })
-      .option('case', {
-        type: 'string',
-        array: true,
-        describe: "a case of the config's suites, by id (instead of a file)",
-      })
-      .option('arm', {
-        type: 'string',
-        describe:
-          "an arm of the config's suites (extra arms and sweeps too): its strategy, params and source model",
-      })
-      .option('param', {
-        type: 'string',
-        nargs: 1,
-        describe: 'strategy param as key=value (repeat the flag for several)',
-      })
-      .option('json', {
-        type: 'boolean',
-        default: false,
-        describe: 'print {system, messages, tools, stats, artifacts} as JSON',
-      })
-      .option('provider', { type: 'string', describe: 'provider for model-backed strategies (default: sim)' })
-      .option('config', { type: 'string', describe: 'config file (model aliases, sim rates, budget)' })
-      .option('task', { type: 'string', describe: "the receiver's task (a bare transcript has none)" })
-      .option('direction', {
-        choices: ['return', 'escalation', 'spawn'] as const,
-        describe: 'for a bare transcript (default: spawn for spawn-* strategies, else escalation)',
-      })
-      .option('spawn-call', {
-        type: 'string',
-        describe:
-          'spawn: the id of the triggering spawn call (default: the first child session, else the first Agent/Task/spawn call)',
-      })
-      .option('child', {
-        type: 'string',
-        describe:
-          'return: which child session returns (0-based index, agent name or spawning call id); the parent up to that call is the receiver history',
-      })
-      .option('budget-tokens', {
-        type: 'string',
-        coerce: numberFlag('--budget-tokens', 'positive integer'),
-        describe: "the receiver's message budget (default: the config's)",
-      })
-      .option('cache', {
-        type: 'boolean',
-        default: true,
-        describe: "use the config's response cache for model calls, as run does (--no-cache to bypass)",
-      })
-      .option('seed', {
-        type: 'string',
-        coerce: numberFlag('--seed', 'integer'),
-        describe: "run seed for the model calls (default: the config's)",
-      })
-      .option('rep', {
-        type: 'string',
-        coerce: numberFlag('--rep', 'non-negative integer'),
-        default: 0,
-        describe: 'repetition index (the sim draws differ per rep)',
-      })
-      .option('source-model', {
-        type: 'string',
-        describe: "model alias of the source agent (summaries, contracts; default: the arm's, else large)",
-      }) as unknown as Argv<RenderArgs>,
+    renderCallOptions(renderInputOptions(yargs)) as unknown as Argv<RenderArgs>,
   handler: async (args) => {
     const config = await loadConfig(args.config, {
       provider: args.provider,

@@ -45,22 +45,7 @@ export async function checkSuiteDir(
     schema.forEach(fail);
     return out;
   }
-  const baseline = json.arms.find((a) => a.name === json.baselineArm);
-  if (!baseline)
-    out.problems.push(
-      `${file}: baselineArm: "${json.baselineArm}" is not one of the suite's arms (${json.arms.map((a) => a.name).join(', ')})`,
-    );
-  const extra = (sel?.extraArms ?? []).map((a: ArmInput) => ({ ...a, models: a.models ?? baseline?.models }));
-  const arms = [...json.arms, ...extra] as Arm[];
-  out.arms = arms.length;
-  arms.forEach((a, i) =>
-    out.problems.push(...armProblems(a, i < json.arms.length ? file : 'config', config)),
-  );
-  for (const name of sel?.arms ?? [])
-    if (!arms.some((a) => a.name === name))
-      out.problems.push(
-        `config: suites.${json.id}.arms: unknown arm "${name}"; valid: ${arms.map((a) => a.name).join(', ')}`,
-      );
+  const extra = checkArms(json, file, config, sel, out);
   for (const r of await rawCases(dir, json)) {
     if (r.error) fail(r.error);
     else
@@ -84,6 +69,37 @@ export async function checkSuiteDir(
     if (!out.cases.some((c) => c.id === id))
       out.problems.push(`config: suites.${json.id}.cases: unknown case "${id}" in suite ${json.id}`);
   return out;
+}
+
+/**
+ * The suite's arms and the config's extra arms (given the baseline arm's models when they name none):
+ * the baseline arm exists, each arm's strategy, params and models, the selection's arm names. Returns
+ * the extra arms.
+ */
+function checkArms(
+  json: SuiteJson,
+  file: string,
+  config: ResolvedConfig,
+  sel: ResolvedSuiteSelection | undefined,
+  out: SuiteCheck,
+): ArmInput[] {
+  const baseline = json.arms.find((a) => a.name === json.baselineArm);
+  if (!baseline)
+    out.problems.push(
+      `${file}: baselineArm: "${json.baselineArm}" is not one of the suite's arms (${json.arms.map((a) => a.name).join(', ')})`,
+    );
+  const extra = (sel?.extraArms ?? []).map((a: ArmInput) => ({ ...a, models: a.models ?? baseline?.models }));
+  const arms = [...json.arms, ...extra] as Arm[];
+  out.arms = arms.length;
+  arms.forEach((a, i) =>
+    out.problems.push(...armProblems(a, i < json.arms.length ? file : 'config', config)),
+  );
+  for (const name of sel?.arms ?? [])
+    if (!arms.some((a) => a.name === name))
+      out.problems.push(
+        `config: suites.${json.id}.arms: unknown arm "${name}"; valid: ${arms.map((a) => a.name).join(', ')}`,
+      );
+  return extra;
 }
 
 /** Every problem of one arm: its strategy, each param, each model alias. */
