@@ -117,17 +117,7 @@ function estimatingCallPath(
           response = await stand.generate(request);
         } catch {
           unsimulated.add(input.purpose);
-          response = {
-            text: '',
-            toolCalls: [],
-            stopReason: 'unsimulated',
-            usage: { inputTokens: 0, outputTokens: input.maxTokens, cacheReadTokens: 0, cacheWriteTokens: 0 },
-            latencyMs: 0,
-            model,
-            cached: false,
-            retries: 0,
-            costUsd: 0,
-          };
+          response = unsimulatedResponse(model, input.maxTokens);
         }
         const inputTokens = requestTokens(input);
         const outputTokens = Math.min(response.usage.outputTokens, input.maxTokens);
@@ -153,6 +143,21 @@ function estimatingCallPath(
         return out;
       };
     },
+  };
+}
+
+/** A call the sim stand-in cannot answer: counted at its whole output budget, with no text. */
+function unsimulatedResponse(model: string, maxTokens: number): ModelResponse {
+  return {
+    text: '',
+    toolCalls: [],
+    stopReason: 'unsimulated',
+    usage: { inputTokens: 0, outputTokens: maxTokens, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    latencyMs: 0,
+    model,
+    cached: false,
+    retries: 0,
+    costUsd: 0,
   };
 }
 

@@ -1,5 +1,4 @@
 import type {
-  Case,
   ChatMessage,
   Handoff,
   ModelRequestInput,
@@ -12,16 +11,16 @@ import type {
 import type { ResolvedConfig } from '../config/types.ts';
 import type { CallPath, CellCallContext } from '../calls/call-path.ts';
 import type { PlannedCell } from './plan.ts';
-import { countTokens, messagesTokens, messageTokens, requestTokens } from '../core/tokens.ts';
+import { countTokens, messageTokens } from '../core/tokens.ts';
 import { describeError, isFatal, UnusableAnswerError } from '../core/errors.ts';
 import { unusableAnswer, type UnusableKind } from '../calls/unusable.ts';
 import { getStrategy } from '../../strategies/index.ts';
-import { renderMessages } from '../../strategies/render.ts';
 import { judgeCell } from '../../judges/judge-cell.ts';
 import { checksOf } from './judging.ts';
 import { simHintsOf, trackCalls } from '../../strategies/compose.ts';
 import type { HandoffMemo } from './handoff-memo.ts';
 import { prepareLive, type LiveCell } from './live-cell.ts';
+import { seenOf, handoffTokens, windowBefore, boundedArtifacts } from './cell-views.ts';
 
 export interface CellEnv {
   config: ResolvedConfig;
@@ -36,7 +35,6 @@ export interface CellEnv {
 /** The receiver may call the tools its handoff gives it (e.g. fetch_transcript_span) this many rounds. */
 const MAX_TOOL_ROUNDS = 4;
 const RECEIVER_MAX_TOKENS = 2048;
-const SEEN_LIMIT = 24_000;
 
 /** One cell: strategy → receiver → judges → one complete row. Failures become an error row. */
 export async function executeCell(cell: PlannedCell, env: CellEnv): Promise<ResultRow> {
@@ -259,57 +257,4 @@ function baseRow(cell: PlannedCell, env: CellEnv): ResultRow {
     survival: { payload: {}, answer: {} },
     checks: [],
   };
-}
-
-/*
- * Per handoff and per case, computed once: a deterministic strategy's handoff is shared by every rep
- * of its case × arm (and a handoff is never changed once built, nor a case during a run).
- */
-const seenViews = new WeakMap<Handoff, string>();
-const handoffTokenCounts = new WeakMap<Handoff, number>();
-const windowsBefore = new WeakMap<Case, number>();
-
-/** What the receiver saw, as the row keeps it. */
-function seenOf(h: Handoff): string {
-  let seen = seenViews.get(h);
-  if (seen === undefined) {
-    seen = bounded(renderMessages(h.messages).join('\n\n'));
-    seenViews.set(h, seen);
-  }
-  return seen;
-}
-
-/** Estimated tokens of the receiver request's handoff part: system, the handoff's messages, its tools. */
-function handoffTokens(h: Handoff): number {
-  let n = handoffTokenCounts.get(h);
-  if (n === undefined) {
-    n = requestTokens({ system: h.system, messages: h.messages, tools: h.tools });
-    handoffTokenCounts.set(h, n);
-  }
-  return n;
-}
-
-/** The receiver's window before the handoff: its own history and its task (0 without a history). */
-function windowBefore(c: Case): number {
-  let n = windowsBefore.get(c);
-  if (n === undefined) {
-    const history = c.receiverHistory?.messages ?? [];
-    n = history.length ? messagesTokens(history) + countTokens(c.task) : 0;
-    windowsBefore.set(c, n);
-  }
-  return n;
-}
-
-/** Head and tail of a long text with an explicit marker (rows stay small; reports show what was cut). */
-function bounded(text: string, limit = SEEN_LIMIT): string {
-  if (text.length <= limit) return text;
-  const head = Math.floor(limit * 0.4);
-  const tail = limit - head;
-  return `${text.slice(0, head)}\n… (${text.length - limit} characters omitted from this view) …\n${text.slice(text.length - tail)}`;
-}
-
-function boundedArtifacts(a: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(a)) out[k] = typeof v === 'string' ? bounded(v, 8000) : v;
-  return out;
 }
