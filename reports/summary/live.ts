@@ -2,7 +2,7 @@ import { quantileSorted } from 'simple-statistics';
 import type { ResultRow } from '../../harness/core/index.ts';
 import { liveRateSources, defaultLiveRates } from '../../harness/providers/sim/live-rates.ts';
 import { meanOf } from './usage.ts';
-import type { LiveSimNote, LiveSummary } from './types.ts';
+import type { LiveSimNote, LiveSummary } from './live-sweep-types.ts';
 
 /** The live part of an arm, or null when it has no live cell. */
 export function liveSummary(

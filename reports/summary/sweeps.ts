@@ -3,7 +3,7 @@ import { parseSweepArmName } from '../../harness/config/sweep.ts';
 import { clusteredMean, type Observation } from '../stats/clustered.ts';
 import { LEVEL } from './scores.ts';
 import { SCORE_SCALE } from '../stats/scale.ts';
-import type { SweepEstimate, SweepPoint, SweepSummary } from './types.ts';
+import type { SweepEstimate, SweepPoint, SweepSummary } from './live-sweep-types.ts';
 
 /**
  * The parameter-response view of a suite's swept arms: for each group of at least two arms named
