@@ -60,19 +60,18 @@ function currencyChange(s: SessionBuilder, w: LedgerWorld, r: Random, m: Merchan
   );
 }
 
-function webhookFailures(s: SessionBuilder, w: LedgerWorld, r: Random, m: Merchant): void {
-  const ticket = w.ticket.number - r.int(260, 299);
-  const endpoint = `https://hooks.${m.name.toLowerCase().replace(/[^a-z]+/g, '')}.example/ledgerline`;
-  const serverLog = Array.from(
+/** The merchant's server log: 24 signature-mismatch rejections behind their new proxy. */
+function webhookServerLog(r: Random): string {
+  return Array.from(
     { length: 24 },
     (_, i) =>
       `2025-09-${String(10 + Math.floor(i / 4)).padStart(2, '0')}T0${i % 10}:1${i % 6}:0${i % 9}Z [webhook] POST /ledgerline 400 - signature mismatch (header=ll-signature t=${1757000000 + i * 917},v1=${r.hex(16)}…) body_bytes=${r.int(800, 2400)} proxy=nginx/1.25`,
   ).join('\n');
-  s.user(
-    `Ticket #${ticket}: ${m.name} (${m.id}) says our webhooks have been failing signature checks since Monday. They pasted their server log.`,
-    'tier2',
-  );
-  const deliveries = Array.from({ length: 24 }, (_, i) => [
+}
+
+/** Our delivery records for their endpoint: 6 delivered, then every one rejected. */
+function webhookDeliveries(r: Random): (string | number)[][] {
+  return Array.from({ length: 24 }, (_, i) => [
     `whd_${r.hex(12)}`,
     r.pick(['charge.succeeded', 'charge.refunded', 'payout.paid']),
     `2025-09-${String(8 + Math.floor(i / 3)).padStart(2, '0')} ${String(i % 24).padStart(2, '0')}:0${i % 10}`,
@@ -80,6 +79,17 @@ function webhookFailures(s: SessionBuilder, w: LedgerWorld, r: Random, m: Mercha
     i < 6 ? 1 : r.int(3, 8),
     i < 6 ? '' : 'signature mismatch',
   ]);
+}
+
+function webhookFailures(s: SessionBuilder, w: LedgerWorld, r: Random, m: Merchant): void {
+  const ticket = w.ticket.number - r.int(260, 299);
+  const endpoint = `https://hooks.${m.name.toLowerCase().replace(/[^a-z]+/g, '')}.example/ledgerline`;
+  const serverLog = webhookServerLog(r);
+  s.user(
+    `Ticket #${ticket}: ${m.name} (${m.id}) says our webhooks have been failing signature checks since Monday. They pasted their server log.`,
+    'tier2',
+  );
+  const deliveries = webhookDeliveries(r);
   s.act(
     'Reading the ticket with their log, and our delivery records for their endpoint.',
     {
