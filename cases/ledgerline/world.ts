@@ -217,12 +217,8 @@ function createMerchants(
   const rows: Merchant[] = [];
   for (let i = 0; i < live; i++) {
     const adapter = assigned[i]!;
-    let apiVersion: string | null;
-    if (indirect.has(i)) apiVersion = r.chance(0.5) ? null : '2025-01';
-    else if (direct.has(i)) apiVersion = RETIRING;
-    else if (adapter === fallback || adapter === decoy)
-      apiVersion = r.pick(['2024-04', '2024-09', '2024-09']);
-    else apiVersion = r.pick(['2024-04', '2024-09', '2024-09', '2025-01', null]);
+    const kind = indirect.has(i) ? 'indirect' : direct.has(i) ? 'direct' : 'other';
+    const apiVersion = liveApiVersion(r, kind, adapter === fallback || adapter === decoy);
     const region = r.pick(regions);
     rows.push({
       id: '',
@@ -235,18 +231,7 @@ function createMerchants(
       updatedAt: date(r),
     });
   }
-  for (let i = 0; i < sandboxCount; i++) {
-    rows.push({
-      id: '',
-      name: `${uniqueName(r, usedNames)} (test)`,
-      adapter: 'sandbox',
-      apiVersion: r.pick(['2024-04', '2024-09', null]),
-      region: 'sandbox',
-      currency: 'usd',
-      createdAt: created(r),
-      updatedAt: date(r),
-    });
-  }
+  for (let i = 0; i < sandboxCount; i++) rows.push(sandboxMerchant(r, usedNames));
   const ids = r.sample(
     Array.from({ length: 90 }, (_, i) => i + 1),
     rows.length,
@@ -255,6 +240,30 @@ function createMerchants(
     .shuffle(rows)
     .map((m, i) => ({ ...m, id: `m_${String(ids[i]).padStart(4, '0')}` }))
     .sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/**
+ * A live merchant's API version: an indirect row (through the fallback adapter) on 2025-01 or none, a
+ * direct one on the retiring version, one of the fallback or decoy adapter on an older version.
+ */
+function liveApiVersion(r: Random, kind: 'indirect' | 'direct' | 'other', olderOnly: boolean): string | null {
+  if (kind === 'indirect') return r.chance(0.5) ? null : '2025-01';
+  if (kind === 'direct') return RETIRING;
+  if (olderOnly) return r.pick(['2024-04', '2024-09', '2024-09']);
+  return r.pick(['2024-04', '2024-09', '2024-09', '2025-01', null]);
+}
+
+function sandboxMerchant(r: Random, usedNames: Set<string>): Merchant {
+  return {
+    id: '',
+    name: `${uniqueName(r, usedNames)} (test)`,
+    adapter: 'sandbox',
+    apiVersion: r.pick(['2024-04', '2024-09', null]),
+    region: 'sandbox',
+    currency: 'usd',
+    createdAt: created(r),
+    updatedAt: date(r),
+  };
 }
 
 function uniqueName(r: Random, used: Set<string>): string {
