@@ -7,6 +7,8 @@
  */
 
 // Config, strategies, sweeps, the test kit
+import type { Reporter } from './runner/reporters.ts';
+
 export { defineConfig } from './config/define-config.ts';
 export { resolveConfig } from './config/resolve-config.ts';
 export { configDefaults } from './config/defaults.ts';
@@ -34,7 +36,16 @@ export {
 export type { LabelNeed } from '../judges/criteria/define.ts';
 export { defineCheck, type Check, type CheckContext, type CheckVerdict } from '../judges/define-check.ts';
 export { builtinChecks, runChecks } from '../judges/checks.ts';
-export { defineReporter, defineProvider } from './config/define-config.ts';
+export { defineProvider } from './config/define-config.ts';
+
+/**
+ * Typed identity for a reporter object (`reporters: ['md', defineReporter({...})]`); every hook is
+ * optional, and `onReport` gets the report Summary typed. (Defined here, at the top layer, because the
+ * config layer cannot name the Summary that reports/ defines.)
+ */
+export function defineReporter<const R extends Reporter>(reporter: R): R {
+  return reporter;
+}
 export { providerFactories } from './providers/index.ts';
 export type { Reporter, ReportContext, RunStartInfo, Progress } from './runner/reporters.ts';
 

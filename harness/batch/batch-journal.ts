@@ -1,6 +1,6 @@
 import { closeSync, existsSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { readJsonl, repairJsonl } from '../runner/journal.ts';
+import { readJsonl, repairJsonl } from '../core/journal.ts';
 
 /**
  * batches.jsonl in the run directory: every batch this run submitted. A `submitting` line (its

@@ -60,14 +60,4 @@ export const vendorLimits = {
   openai: { maxRequests: 50_000, maxBytes: 200 * 1024 * 1024 },
 } as const;
 
-/** What a batch run can tune per provider (`providers.<name>.batch` in eval.config.ts). */
-export interface BatchSettings {
-  /** Between two status reads of a batch. @default 30000 */
-  pollMs?: number;
-  /** A phase is complete (submit the queue) when no call was queued for this long. @default 500 */
-  quietMs?: number;
-  /** At most this many requests per batch (never above the vendor's limit). */
-  maxRequests?: number;
-  /** At most this many bytes per batch (never above the vendor's limit). */
-  maxBytes?: number;
-}
+export type { BatchSettings } from '../config/types.ts';

@@ -1,15 +1,9 @@
 import type { ProviderFactory, UserConfig } from './types.ts';
 import type { Provider, Strategy } from '../core/index.ts';
-import type { Reporter } from '../runner/reporters.ts';
 
 /** Typed identity for eval.config.ts. */
 export function defineConfig(config: UserConfig): UserConfig {
   return config;
-}
-
-/** Typed identity for a reporter object (`reporters: ['md', defineReporter({...})]`); every hook is optional. */
-export function defineReporter<const R extends Reporter>(reporter: R): R {
-  return reporter;
 }
 
 /**

@@ -1,5 +1,4 @@
-import type { Criterion } from '../../judges/criteria/define.ts';
-import type { Check } from '../../judges/define-check.ts';
+import type { Check, Criterion } from '../core/index.ts';
 import { ConfigError } from '../core/errors.ts';
 import { configDefaults } from './defaults.ts';
 import type { ReporterEntry, ResolvedConfig, UserConfig } from './types.ts';

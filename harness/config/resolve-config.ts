@@ -12,10 +12,10 @@ import type {
   SourceMode,
   UserConfig,
 } from './types.ts';
+import { builtinProviderNames } from './types.ts';
 import { resolveSuites } from './suites.ts';
 import { configDefaults } from './defaults.ts';
 import { resolvePlugins } from './plugins.ts';
-import { providerFactories } from '../providers/index.ts';
 
 /** The built-in model aliases (`configDefaults.models`). */
 export const defaultModels: Record<string, ModelSpec> = configDefaults.models;
@@ -163,7 +163,7 @@ function providerNamesOf(providers: NonNullable<UserConfig['providers']>, check:
       check.fail(`providers.${name}.create`, 'must be a provider factory function', p.create);
     return p?.create ? [name] : [];
   });
-  return [...new Set([...Object.keys(providerFactories), ...own])];
+  return [...new Set([...builtinProviderNames, ...own])];
 }
 
 function resolveProvider(

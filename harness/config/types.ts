@@ -1,9 +1,5 @@
-import type { Arm, Provider, Strategy } from '../core/index.ts';
+import type { Arm, Check, Criterion, Provider, Reporter, Strategy } from '../core/index.ts';
 import type { SimOptions } from '../providers/sim/index.ts';
-import type { BatchSettings } from '../batch/types.ts';
-import type { Criterion } from '../../judges/criteria/define.ts';
-import type { Check } from '../../judges/define-check.ts';
-import type { Reporter } from '../runner/reporters.ts';
 
 /**
  * Makes a provider from the resolved config (its settings are `config.providers[name]`): the built-in
@@ -14,6 +10,10 @@ export type ProviderFactory = (config: ResolvedConfig, name: string) => Provider
 /** A built-in reporter by name (`progress`, or a report format: `md`, `csv`, `json`, `html`), or a reporter object. */
 export type ReporterEntry = 'progress' | 'md' | 'csv' | 'json' | 'html' | (string & {}) | Reporter;
 
+/** The providers handoff-eval ships (harness/providers/index.ts has a factory for each, and only these). */
+export const builtinProviderNames = ['sim', 'anthropic', 'openai'] as const;
+export type BuiltinProviderName = (typeof builtinProviderNames)[number];
+
 /** A provider: the sim, anthropic, openai, or a name the config registers. */
 export type ProviderName = 'sim' | 'anthropic' | 'openai' | (string & {});
 
@@ -23,6 +23,7 @@ export type SourceMode = 'recorded' | 'live';
 /** A model alias: the model id to use under each provider. */
 export type ModelSpec = Partial<Record<ProviderName, string>>;
 
+/** Settings of one provider (`providers.<name>`): base URL, retries, timeout, concurrency, transport, batch, rate limits, or a factory of your own. */
 export interface ProviderSettings {
   /** Base URL (OpenAI-compatible servers: vLLM, Ollama, llama.cpp, LM Studio). Env vars win when set. */
   baseURL?: string;
@@ -294,4 +295,16 @@ export interface ConfigFlags {
   maxErrorRate?: number;
   mode?: string;
   sourceToolBudget?: number;
+}
+
+/** What a batch run can tune per provider (`providers.<name>.batch` in eval.config.ts). */
+export interface BatchSettings {
+  /** Between two status reads of a batch. @default 30000 */
+  pollMs?: number;
+  /** A phase is complete (submit the queue) when no call was queued for this long. @default 500 */
+  quietMs?: number;
+  /** At most this many requests per batch (never above the vendor's limit). */
+  maxRequests?: number;
+  /** At most this many bytes per batch (never above the vendor's limit). */
+  maxBytes?: number;
 }

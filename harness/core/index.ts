@@ -13,6 +13,8 @@ export * from './types/case.ts';
 export * from './types/handoff.ts';
 export * from './types/model-call.ts';
 export * from './types/result.ts';
+export * from './types/judging.ts';
+export * from './types/reporting.ts';
 export * from './atomic-write.ts';
 export * from './errors.ts';
 export * from './redact.ts';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallRecord, ResultRow } from '../core/index.ts';
 import { InputError, type InputErrorCode } from '../core/errors.ts';
-import { readJsonl } from '../runner/journal.ts';
+import { readJsonl } from '../core/journal.ts';
 import { readText } from '../core/text/read-text.ts';
 
 /** The journals of one run directory, read for the gate, the baseline and merge. */

@@ -1,13 +1,14 @@
 import type { Provider } from '../core/index.ts';
-import type { ProviderFactory, ResolvedConfig } from '../config/types.ts';
+import type { BuiltinProviderName, ProviderFactory, ResolvedConfig } from '../config/types.ts';
 import { UnknownNameError } from '../core/errors.ts';
 
 /**
- * Every built-in provider, by name: the one list (config validation and `list providers` read it).
- * Each loads on first use (vendor SDKs, the sim), so config resolution can import this. A config adds
- * its own with `providers: { <name>: { create } }`.
+ * Every built-in provider, by name (`list providers` reads it). Its keys are exactly the config's
+ * `builtinProviderNames` (the compiler holds the two together: config validation sits below this
+ * layer and cannot import it). Each loads on first use (vendor SDKs, the sim). A config adds its own
+ * with `providers: { <name>: { create } }`.
  */
-export const providerFactories: Readonly<Record<string, ProviderFactory>> = {
+export const providerFactories: Readonly<Record<BuiltinProviderName, ProviderFactory>> = {
   sim: async (config) => (await import('./sim/index.ts')).createSimProvider(config.sim),
   anthropic: async (config) => (await import('./anthropic.ts')).createAnthropicProvider(config),
   openai: async (config) => (await import('./openai.ts')).createOpenAIProvider(config),
@@ -20,7 +21,7 @@ export function providerFactory(
 ): ProviderFactory | undefined {
   return (
     config.providers[name]?.create ??
-    (Object.hasOwn(providerFactories, name) ? providerFactories[name] : undefined)
+    (Object.hasOwn(providerFactories, name) ? providerFactories[name as BuiltinProviderName] : undefined)
   );
 }
 

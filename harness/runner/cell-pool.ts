@@ -5,7 +5,7 @@ import type { createProviders } from '../providers/index.ts';
 import { createCallPath } from '../calls/call-path.ts';
 import { executeCell } from './execute-cell.ts';
 import { HandoffMemo } from './handoff-memo.ts';
-import { Journal, readJsonl } from './journal.ts';
+import { Journal, readJsonl } from '../core/journal.ts';
 import { latestRows } from '../../reports/latest-rows.ts';
 import type { PlannedCell } from './plan.ts';
 import type { Progress, Reporter } from './reporters.ts';

@@ -1,53 +1,23 @@
-import type { ResultRow } from '../core/index.ts';
+import type {
+  Progress,
+  ReportContext as CoreReportContext,
+  Reporter as CoreReporter,
+  ResultRow,
+  RunStartInfo,
+} from '../core/index.ts';
 import type { BatchEvent } from '../batch/scheduler.ts';
 import type { Summary } from '../../reports/summary/types.ts';
 
-export interface RunStartInfo {
-  runId: string;
-  dir: string;
-  cells: number;
-  /** Cells already in the journal (resume). */
-  done: number;
-  simulated: boolean;
-}
-
-export interface Progress {
-  done: number;
-  total: number;
-  errors: number;
-  tokens: number;
-  costUsd: number;
-  /** Model calls made by this process (cache hits included) and how many of them the cache served. */
-  calls: number;
-  cacheHits: number;
-  elapsedMs: number;
-}
+export type { RunStartInfo, Progress } from '../core/index.ts';
 
 /** What `onReport` gets once a run completes: the run directory, the journal's rows and their summary. */
-export interface ReportContext {
-  runId: string;
-  dir: string;
-  /** Every row of the journal (a retried cell's earlier attempts too; the summary keeps the latest). */
-  rows: readonly ResultRow[];
-  /** The summary every built-in report renders (computed once, shared). */
-  summary: Summary;
-}
+export type ReportContext = CoreReportContext<Summary>;
 
 /**
- * Reporter hooks, all optional (vitest's reporter shape). `onReport` runs when a run completes (not
- * when it is interrupted or stopped by a provider error): the built-in `md`, `csv`, `json` and `html`
- * reporters write their files there, and a reporter of your own may write its own.
+ * Reporter hooks, all optional (vitest's reporter shape), with the report Summary and batch events
+ * bound: see harness/core/types/reporting.ts.
  */
-export interface Reporter {
-  /** Shown in errors. @default 'reporter' */
-  name?: string;
-  onRunStart?(info: RunStartInfo): void;
-  onCellEnd?(row: ResultRow, progress: Progress): void;
-  onRunEnd?(progress: Progress, interrupted: boolean): void;
-  /** A batch run read a batch's status (every poll). */
-  onBatch?(event: BatchEvent): void;
-  onReport?(report: ReportContext): void | Promise<void>;
-}
+export type Reporter = CoreReporter<Summary, BatchEvent>;
 
 const fmtTokens = (n: number) =>
   n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : String(n);

@@ -1,7 +1,7 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Journal, readJsonl, repairJsonl } from '../../harness/runner/journal.ts';
+import { Journal, readJsonl, repairJsonl } from '../../harness/core/journal.ts';
 import { tempDir } from '../support/mock-run.ts';
 
 describe('journal ordering', () => {

@@ -2,7 +2,7 @@ import type { Command } from '../command.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../../core/errors.ts';
-import { readJsonl } from '../../runner/journal.ts';
+import { readJsonl } from '../../core/journal.ts';
 import { reportFormats, writeReports, type ReportFormat } from '../../../reports/write.ts';
 import type { ResultRow } from '../../core/index.ts';
 

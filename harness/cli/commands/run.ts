@@ -7,7 +7,7 @@ import { numberFlag } from '../../config/numeric-flags.ts';
 import type { ResultRow } from '../../core/index.ts';
 import { dryRun, renderDryRun } from '../../runner/dry-run.ts';
 import { openResume } from '../../runner/run-dir.ts';
-import { readJsonl } from '../../runner/journal.ts';
+import { readJsonl } from '../../core/journal.ts';
 import { resolveReporters } from '../../runner/reporters-map.ts';
 import { printOutcome } from '../run-outcome.ts';
 import { onInterrupt } from '../interrupt.ts';

@@ -1,5 +1,6 @@
 // Transcripts: part of the domain model (harness/core/index.ts).
 
+/** A tool call an agent made: its id (pairs it with its result), the tool name and the arguments. */
 export interface ToolCall {
   /** Unique within its transcript; results point at it through `callId`. */
   id: string;
