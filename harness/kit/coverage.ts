@@ -121,7 +121,7 @@ interface SourceResult {
 
 interface SourceTexts {
   results: SourceResult[];
-  /** Every source text and result, in both forms: where an opening is a quotation, not a cut. */
+  /** Every source text, call and result, in both forms: where an opening is a quotation, not a cut. */
   verbatim: string[];
 }
 

@@ -192,7 +192,7 @@ describe('npm pack → npm install → the examples through the installed CLI', 
       it('passes check-strategy over the shipped transcripts, the suites and generated sessions', () => {
         const r = cli(dir, 'check-strategy', '--strategy', example.strategy);
         expect(r.status, r.stdout + r.stderr).toBe(0);
-        expect(r.stdout).toMatch(/14 real transcripts, 71 suite cases, 12 generated sessions/);
+        expect(r.stdout).toMatch(/15 real transcripts, 71 suite cases, 12 generated sessions/);
         expect(r.stdout).toContain(`passed: ${example.strategy} holds every invariant`);
       });
 
