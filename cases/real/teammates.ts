@@ -35,6 +35,15 @@ function parentUpTo(parent: Transcript, end: number, keepCalls?: string[]): Tran
 export function teammatesCases(dir: string) {
   const parent = load(dir, FILE);
   const children = parent.children!;
+  const ledgerline = aliceReturnCase(parent, children);
+  const spawn = spawnAliceCase(parent);
+  const multi = round2Case(parent, children);
+  return { ledgerline, spawn, multi };
+}
+
+type Children = NonNullable<Transcript['children']>;
+
+function aliceReturnCase(parent: Transcript, children: Children) {
   const alice = clean(children[ALICE]!, { id: 'alice', meta: { spawnedBy: ALICE } });
 
   // ledgerline: alice returns to the parent, whose history ends with her pending spawn call. Her
@@ -42,46 +51,7 @@ export function teammatesCases(dir: string) {
   // results: the 403 on the lucumr fetch (yet the article is listed as a source) and the WebFetch
   // summary's hedge about the Piebald index page (resolved by her later raw fetches, so not a caveat
   // the parent must carry).
-  const aliceReport = [
-    conf('branch', '**Branch**: `alice/research-plan-mode` (branched from `master` at `04752c6`)', [
-      'alice/research-plan-mode',
-      '04752c6',
-    ]),
-    conf('sha', '**Commit SHA**: `ad2d13474e6b9250b23a3323ea6997603f2e9ef5`', ['ad2d13474e6b']),
-    conf(
-      'words',
-      '**Word count**: ~873 words (target was 500–800; slightly over, but covers all four required sections without padding)',
-      ['873 words', 'target was 500–800'],
-    ),
-    conf(
-      'limits',
-      'limitations cover coarse binary granularity, lack of built-in progress tracking, no handoff semantics, harness-only enforcement (citing issues #32934 and #26930), and prompt-level rather than protocol-level enforcement',
-      ['harness-only enforcement', '#32934'],
-    ),
-    conf(
-      'source-lucumr',
-      '- [Armin Ronacher — "What Actually Is Claude Code\'s Plan Mode?"](https://lucumr.pocoo.org/2025/12/17/what-is-plan-mode/)',
-      ['lucumr.pocoo.org/2025/12/17'],
-    ),
-  ].map((a) => at('final_message', a));
-  const aliceLabels = [
-    ...aliceReport,
-    at(
-      'tool_result_only',
-      conf('fetch-403', 'Request failed with status code 403', ['request failed with status code 403']),
-    ),
-    at(
-      'tool_result_only',
-      qual(
-        'piebald-index',
-        'hedged',
-        'Based on the GitHub repository index, I can identify these tools but cannot access the actual prompt text from this page alone.',
-        'the actual prompt text is available from this page alone',
-        ['actual prompt text', 'this page alone'],
-        ['cannot access'],
-      ),
-    ),
-  ];
+  const aliceLabels = aliceReturnLabels();
   checkLabels(aliceLabels, [alice]);
   const ledgerline = {
     id: 'real-teammates-alice-return',
@@ -120,8 +90,11 @@ export function teammatesCases(dir: string) {
       "receiverHistory: parent messages 0–9, the spawning message (9) reduced to alice's Agent call (its three TaskUpdate calls and the bob/carol Agent calls, issued in parallel, dropped with their results); source: alice's subagent transcript, whole.",
     ),
   };
+  return ledgerline;
+}
 
-  // spawn-context: the parent at the moment it spawns alice; the user's request includes the merge.
+/** spawn-context: the parent at the moment it spawns alice; the user's request includes the merge. */
+function spawnAliceCase(parent: Transcript) {
   const spawnSource = parentUpTo(parent, 9);
   const spawnLabels = [conf('clean', 'Clean master on `master` branch.', ['clean master'])];
   checkLabels(spawnLabels, [spawnSource]);
@@ -163,39 +136,15 @@ export function teammatesCases(dir: string) {
       'source: parent messages 0–9 (up to and including the message with the six parallel calls that spawn alice, bob and carol); everything after it (their results, the merges, round 2) dropped.',
     ),
   };
+  return spawn;
+}
 
-  // multi-child: the three round-2 children return together; they disagree on the task board.
+/** multi-child: the three round-2 children return together; they disagree on the task board. */
+function round2Case(parent: Transcript, children: Children) {
   const round2 = ROUND2.map((id) =>
     clean(children[id]!, { id: Object.keys(children[id]!.agents)[0]!, meta: { spawnedBy: id } }),
   );
-  const multiLabels = [
-    conf(
-      'a2-board',
-      'Teammates trade that for parallelism, a persistent task board with ownership/dependencies, and named resumable handoff',
-      ['persistent task board', 'named resumable handoff'],
-    ),
-    conf(
-      'a2-gate',
-      'Plan Mode is a single-actor vertical gate with a native approval UI and hard tool-layer enforcement',
-      ['hard tool-layer enforcement'],
-    ),
-    conf(
-      'b2-board',
-      'teammates enable real parallel fan-out across worktrees with a persistent task board and structured handoff by name',
-      ['persistent task board', 'structured handoff by name'],
-    ),
-    conf('b2-scope', 'are session- and team-scoped with no durable git-backed graph', [
-      'session- and team-scoped',
-    ]),
-    conf(
-      'c2-board',
-      "Beads wins on cross-session persistence (teammates' task board and running contexts are session-local)",
-      ['task board and running contexts are session-local'],
-    ),
-    conf('c2-gate', "Plan Mode wins on its hard approval gate (a safety rail Beads simply doesn't have)", [
-      'hard approval gate',
-    ]),
-  ];
+  const multiLabels = round2Labels();
   checkLabels(multiLabels, round2);
   // Every label is in one of the three comparison sections, i.e. the children's final messages.
   const multiLocated = multiLabels.map((a) => at('final_message', a));
@@ -249,5 +198,83 @@ export function teammatesCases(dir: string) {
       'receiverHistory: parent messages 0–25, ending with the message whose three parallel Agent calls spawn alice2, bob2 and carol2 (still pending); sources: those three subagent transcripts, whole.',
     ),
   };
-  return { ledgerline, spawn, multi };
+  return multi;
+}
+
+/** What alice's report claims (final message) and what only her tool results show. */
+function aliceReturnLabels() {
+  const aliceReport = [
+    conf('branch', '**Branch**: `alice/research-plan-mode` (branched from `master` at `04752c6`)', [
+      'alice/research-plan-mode',
+      '04752c6',
+    ]),
+    conf('sha', '**Commit SHA**: `ad2d13474e6b9250b23a3323ea6997603f2e9ef5`', ['ad2d13474e6b']),
+    conf(
+      'words',
+      '**Word count**: ~873 words (target was 500–800; slightly over, but covers all four required sections without padding)',
+      ['873 words', 'target was 500–800'],
+    ),
+    conf(
+      'limits',
+      'limitations cover coarse binary granularity, lack of built-in progress tracking, no handoff semantics, harness-only enforcement (citing issues #32934 and #26930), and prompt-level rather than protocol-level enforcement',
+      ['harness-only enforcement', '#32934'],
+    ),
+    conf(
+      'source-lucumr',
+      '- [Armin Ronacher — "What Actually Is Claude Code\'s Plan Mode?"](https://lucumr.pocoo.org/2025/12/17/what-is-plan-mode/)',
+      ['lucumr.pocoo.org/2025/12/17'],
+    ),
+  ].map((a) => at('final_message', a));
+  const aliceLabels = [
+    ...aliceReport,
+    at(
+      'tool_result_only',
+      conf('fetch-403', 'Request failed with status code 403', ['request failed with status code 403']),
+    ),
+    at(
+      'tool_result_only',
+      qual(
+        'piebald-index',
+        'hedged',
+        'Based on the GitHub repository index, I can identify these tools but cannot access the actual prompt text from this page alone.',
+        'the actual prompt text is available from this page alone',
+        ['actual prompt text', 'this page alone'],
+        ['cannot access'],
+      ),
+    ),
+  ];
+  return aliceLabels;
+}
+
+/** The round-2 children's confident claims about the task board and plan mode's gate. */
+function round2Labels() {
+  const multiLabels = [
+    conf(
+      'a2-board',
+      'Teammates trade that for parallelism, a persistent task board with ownership/dependencies, and named resumable handoff',
+      ['persistent task board', 'named resumable handoff'],
+    ),
+    conf(
+      'a2-gate',
+      'Plan Mode is a single-actor vertical gate with a native approval UI and hard tool-layer enforcement',
+      ['hard tool-layer enforcement'],
+    ),
+    conf(
+      'b2-board',
+      'teammates enable real parallel fan-out across worktrees with a persistent task board and structured handoff by name',
+      ['persistent task board', 'structured handoff by name'],
+    ),
+    conf('b2-scope', 'are session- and team-scoped with no durable git-backed graph', [
+      'session- and team-scoped',
+    ]),
+    conf(
+      'c2-board',
+      "Beads wins on cross-session persistence (teammates' task board and running contexts are session-local)",
+      ['task board and running contexts are session-local'],
+    ),
+    conf('c2-gate', "Plan Mode wins on its hard approval gate (a safety rail Beads simply doesn't have)", [
+      'hard approval gate',
+    ]),
+  ];
+  return multiLabels;
 }
