@@ -6,6 +6,13 @@ import { RETIRING } from './world.ts';
  * here; `notes` are the team's remarks, quoted under the title as vendored docs often carry them.
  */
 export function changelog(w: LedgerWorld, notes: string[] = []): string {
+  return [...retirementNotice(w, notes), ...releases(w), ...olderReleases(), ...policyAndMigration(w)].join(
+    '\n',
+  );
+}
+
+/** Title, the team's notes and the announcement of the retiring version's end. */
+function retirementNotice(w: LedgerWorld, notes: string[]): string[] {
   const p = w.provider;
   const grace =
     w.graceDays > 0
@@ -33,6 +40,13 @@ export function changelog(w: LedgerWorld, notes: string[] = []): string {
     `listed under the 2024-04 and 2024-09 entries below; most integrations need only the \`payment_method\``,
     `rename and the new refund reasons.`,
     ``,
+  ];
+}
+
+/** The per-release entries, newest first. */
+function releases(w: LedgerWorld): string[] {
+  const p = w.provider;
+  return [
     `## 2025-01`,
     ``,
     `- Added \`payouts.instant_eligibility\` to balance responses.`,
@@ -72,6 +86,12 @@ export function changelog(w: LedgerWorld, notes: string[] = []): string {
     `- Added invoice \`collection\` modes \`charge_automatically\` and \`send_invoice\`.`,
     `- Webhook signatures move to \`v1=\` HMAC-SHA256; the legacy signature header is removed in 2024-04.`,
     ``,
+  ];
+}
+
+/** The releases before the retiring one. */
+function olderReleases(): string[] {
+  return [
     `## 2023-06`,
     ``,
     `- Subscriptions: dunning retries are scheduled by the API (\`retry_schedule\`), no longer by the caller.`,
@@ -109,6 +129,13 @@ export function changelog(w: LedgerWorld, notes: string[] = []): string {
     `- Added refunds, payouts and the balance endpoint.`,
     `- Webhooks signed with the legacy signature header.`,
     ``,
+  ];
+}
+
+/** The deprecation policy, the migration guide and the retired-versions table. */
+function policyAndMigration(w: LedgerWorld): string[] {
+  const p = w.provider;
+  return [
     `## Deprecation policy`,
     ``,
     `- A version is supported for at least 24 months after its release.`,
@@ -143,5 +170,5 @@ export function changelog(w: LedgerWorld, notes: string[] = []): string {
     `| 2022-11 | 2025-03-31 | 410 \`version_retired\` since that date |`,
     `| ${RETIRING} | ${w.retirementDate} | scheduled |`,
     ``,
-  ].join('\n');
+  ];
 }
