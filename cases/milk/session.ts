@@ -59,34 +59,7 @@ export function primarySession(p: Project, bug: Bug, seed: number, index: number
   const green = p.runner.run(r, p.testPath, [...tests, bug.failingTest], null);
   const final = p.runner.run(r, p.testPath, [...tests, bug.failingTest, bug.regression.name], null);
 
-  s.user(`${p.repo}: ${bug.title}\n\n${bug.issue}\n\nPlease fix it and make sure the tests cover it.`);
-  s.act(`I'll read ${p.srcPath} first to find where ${bug.fn} goes wrong.`, {
-    name: 'read_file',
-    input: { path: p.srcPath },
-    result: numbered(before),
-  });
-  s.act(`Before changing anything, I'll add a failing test (${bug.failingTest}) that reproduces the issue.`, {
-    name: 'edit_file',
-    input: { path: testFileOf(p), append: testFor(p, bug.failingTest) },
-    result: `Appended ${testFor(p, bug.failingTest).split('\n').length} lines to ${testFileOf(p)}.`,
-  });
-  s.act('Running the suite to confirm the new test fails for the reported reason.', {
-    name: 'run',
-    input: { command: p.runner.command },
-    result: red.output,
-    isError: true,
-  });
-  s.act(`The new test fails as the issue describes. Fixing ${bug.fn}.`, {
-    name: 'edit_file',
-    input: { path: p.srcPath, old_string: bug.buggy, new_string: bug.fixed },
-    result: `Applied edit to ${p.srcPath} (${bug.buggy.split('\n').length} lines replaced with ${bug.fixed.split('\n').length}).`,
-  });
-  s.act('Re-running the full unit suite.', {
-    name: 'run',
-    input: { command: p.runner.command },
-    result: green.output,
-  });
-
+  fixTurn(s, p, bug, before, red.output, green.output);
   const { cause, fix, hedge, assumption, open } = reportClaims(p, bug, fnLine, place);
   s.say(
     [
@@ -103,6 +76,58 @@ export function primarySession(p: Project, bug: Bug, seed: number, index: number
     ].join('\n'),
   );
 
+  const claims = [cause, fix, hedge, assumption, open];
+  regressionTurn(s, r, p, bug, final.output, inLint, claims);
+
+  return {
+    transcript: s.build(`milk-${p.id}-${bug.id}`, { project: p.repo, language: p.language }),
+    assertions: [cause, fix, hedge, assumption, open, ...inFile, ...inLint],
+    facts: milkFacts(bug),
+    evidence: milkEvidence(p, red, green, final),
+  };
+}
+
+/** The first turn: read the code, write the failing test, see it fail, fix, see the suite pass. */
+function fixTurn(s: SessionBuilder, p: Project, bug: Bug, before: string, red: string, green: string): void {
+  s.user(`${p.repo}: ${bug.title}\n\n${bug.issue}\n\nPlease fix it and make sure the tests cover it.`);
+  s.act(`I'll read ${p.srcPath} first to find where ${bug.fn} goes wrong.`, {
+    name: 'read_file',
+    input: { path: p.srcPath },
+    result: numbered(before),
+  });
+  s.act(`Before changing anything, I'll add a failing test (${bug.failingTest}) that reproduces the issue.`, {
+    name: 'edit_file',
+    input: { path: testFileOf(p), append: testFor(p, bug.failingTest) },
+    result: `Appended ${testFor(p, bug.failingTest).split('\n').length} lines to ${testFileOf(p)}.`,
+  });
+  s.act('Running the suite to confirm the new test fails for the reported reason.', {
+    name: 'run',
+    input: { command: p.runner.command },
+    result: red,
+    isError: true,
+  });
+  s.act(`The new test fails as the issue describes. Fixing ${bug.fn}.`, {
+    name: 'edit_file',
+    input: { path: p.srcPath, old_string: bug.buggy, new_string: bug.fixed },
+    result: `Applied edit to ${p.srcPath} (${bug.buggy.split('\n').length} lines replaced with ${bug.fixed.split('\n').length}).`,
+  });
+  s.act('Re-running the full unit suite.', {
+    name: 'run',
+    input: { command: p.runner.command },
+    result: green,
+  });
+}
+
+/** The follow-up turn: a regression test, the suite and the linter, and a recap restating some claims. */
+function regressionTurn(
+  s: SessionBuilder,
+  r: Random,
+  p: Project,
+  bug: Bug,
+  final: string,
+  inLint: Assertion[],
+  claims: Assertion[],
+): void {
   s.user(
     r.pick([
       `Thanks. Please also add a regression test for ${bug.regression.name.replace(/_/g, ' ')} and run the linter.`,
@@ -116,14 +141,14 @@ export function primarySession(p: Project, bug: Bug, seed: number, index: number
   });
   s.act(
     'Running the suite again, then the linter.',
-    { name: 'run', input: { command: p.runner.command }, result: final.output },
+    { name: 'run', input: { command: p.runner.command }, result: final },
     {
       name: 'run',
       input: { command: lintCommand(p) },
       result: [lintOutput(p, r), ...inLint.map((a) => a.statement)].join('\n'),
     },
   );
-  const restated = [cause, fix, hedge, assumption, open].filter((a) => a.location === 'final_message');
+  const restated = claims.filter((a) => a.location === 'final_message');
   s.say(
     [
       `Added ${bug.regression.name}; the suite is green and the linter is clean. The change is confined to ${bug.fn} in ${p.srcPath}.`,
@@ -132,37 +157,40 @@ export function primarySession(p: Project, bug: Bug, seed: number, index: number
       ...restated.map((a) => `- ${a.statement}`),
     ].join('\n'),
   );
+}
 
-  return {
-    transcript: s.build(`milk-${p.id}-${bug.id}`, { project: p.repo, language: p.language }),
-    assertions: [cause, fix, hedge, assumption, open, ...inFile, ...inLint],
-    facts: [
-      { id: 'f-cause', text: bug.cause.statement, cues: bug.cause.cues },
-      { id: 'f-fix', text: bug.fix.statement, cues: bug.fix.cues },
-      {
-        id: 'f-regression',
-        text: `regression test ${bug.regression.name} was added`,
-        cues: [bug.regression.name],
-      },
-    ],
-    evidence: [
-      {
-        id: 'e-final',
-        text: `${p.runner.command} after the regression test: ${final.summary.replace(/=+/g, '').trim()}`,
-        cues: [final.cue],
-      },
-      {
-        id: 'e-green',
-        text: `${p.runner.command} after the fix: ${green.summary.replace(/=+/g, '').trim()}`,
-        cues: [green.cue],
-      },
-      {
-        id: 'e-red',
-        text: `${p.runner.command} before the fix: ${red.summary.replace(/=+/g, '').trim()}`,
-        cues: [red.cue],
-      },
-    ],
-  };
+function milkFacts(bug: Bug): ReferenceFact[] {
+  return [
+    { id: 'f-cause', text: bug.cause.statement, cues: bug.cause.cues },
+    { id: 'f-fix', text: bug.fix.statement, cues: bug.fix.cues },
+    {
+      id: 'f-regression',
+      text: `regression test ${bug.regression.name} was added`,
+      cues: [bug.regression.name],
+    },
+  ];
+}
+
+type RunResult = ReturnType<Project['runner']['run']>;
+
+function milkEvidence(p: Project, red: RunResult, green: RunResult, final: RunResult): EvidenceItem[] {
+  return [
+    {
+      id: 'e-final',
+      text: `${p.runner.command} after the regression test: ${final.summary.replace(/=+/g, '').trim()}`,
+      cues: [final.cue],
+    },
+    {
+      id: 'e-green',
+      text: `${p.runner.command} after the fix: ${green.summary.replace(/=+/g, '').trim()}`,
+      cues: [green.cue],
+    },
+    {
+      id: 'e-red',
+      text: `${p.runner.command} before the fix: ${red.summary.replace(/=+/g, '').trim()}`,
+      cues: [red.cue],
+    },
+  ];
 }
 
 /** The first report's claims, each located by whether the last message restates it (spread.ts). */
