@@ -49,6 +49,43 @@ function session(d: Design, runner: Runner, r: Random, index: number) {
   const file = runner === gotest ? d.testPath : d.testPath;
   const red = runner.run(r, file, r.shuffle(d.tests), d.failingTest);
   const green = runner.run(r, file, r.shuffle(d.tests), null);
+  implementTurn(s, d, runner, red.output, green.output);
+  const { confident, hedge, assumption } = reportAssertions(d);
+  s.say(
+    [
+      'Done — implemented to the design, all tests green.',
+      '',
+      ...confident.map((a) => `- ${a.statement}`),
+      '',
+      'Open points:',
+      `- ${hedge.statement}`,
+      `- ${assumption.statement}`,
+    ].join('\n'),
+  );
+  s.user(
+    r.pick([
+      'Great, thanks. Add a CHANGELOG entry for it too.',
+      'Thanks! Please add it to the CHANGELOG under Unreleased.',
+    ]),
+  );
+  s.act(undefined, {
+    name: 'edit_file',
+    input: {
+      path: 'CHANGELOG.md',
+      old_string: '## Unreleased\n',
+      new_string: `## Unreleased\n\n- ${d.task.split('.')[0]}.\n`,
+    },
+    result: 'Applied edit to CHANGELOG.md.',
+  });
+  s.say('Added under Unreleased.');
+  return {
+    transcript: s.build(`owned-${d.id}`, { repo: d.repo }),
+    assertions: [...confident, hedge, assumption],
+  };
+}
+
+/** The first turn: read the design, write the module and its tests, fix the one failure. */
+function implementTurn(s: SessionBuilder, d: Design, runner: Runner, red: string, green: string): void {
   s.user(`${d.repo}: ${d.task}`);
   s.act(`Reading the design first.`, {
     name: 'read_file',
@@ -87,7 +124,7 @@ function session(d: Design, runner: Runner, r: Random, index: number) {
   s.act('Running them.', {
     name: 'run',
     input: { command: runner.command },
-    result: red.output,
+    result: red,
     isError: true,
   });
   s.act(`One failure: ${d.fix.why}. Fixing.`, {
@@ -95,7 +132,11 @@ function session(d: Design, runner: Runner, r: Random, index: number) {
     input: { path: d.modulePath, old_string: d.fix.old, new_string: d.fix.new },
     result: `Applied edit to ${d.modulePath}.`,
   });
-  s.act('Re-running.', { name: 'run', input: { command: runner.command }, result: green.output });
+  s.act('Re-running.', { name: 'run', input: { command: runner.command }, result: green });
+}
+
+/** The first report's claims: the design's confident findings, a hedge and an assumption. */
+function reportAssertions(d: Design) {
   const confident: Assertion[] = d.report.confident.map((c) => ({
     id: c.id,
     kind: 'confident',
@@ -124,35 +165,5 @@ function session(d: Design, runner: Runner, r: Random, index: number) {
     qualifierCues: ASSUME_Q,
     location: 'mid_transcript',
   };
-  s.say(
-    [
-      'Done — implemented to the design, all tests green.',
-      '',
-      ...confident.map((a) => `- ${a.statement}`),
-      '',
-      'Open points:',
-      `- ${hedge.statement}`,
-      `- ${assumption.statement}`,
-    ].join('\n'),
-  );
-  s.user(
-    r.pick([
-      'Great, thanks. Add a CHANGELOG entry for it too.',
-      'Thanks! Please add it to the CHANGELOG under Unreleased.',
-    ]),
-  );
-  s.act(undefined, {
-    name: 'edit_file',
-    input: {
-      path: 'CHANGELOG.md',
-      old_string: '## Unreleased\n',
-      new_string: `## Unreleased\n\n- ${d.task.split('.')[0]}.\n`,
-    },
-    result: 'Applied edit to CHANGELOG.md.',
-  });
-  s.say('Added under Unreleased.');
-  return {
-    transcript: s.build(`owned-${d.id}`, { repo: d.repo }),
-    assertions: [...confident, hedge, assumption],
-  };
+  return { confident, hedge, assumption };
 }
