@@ -55,6 +55,32 @@ export function parentSession(w: LedgerWorld, seed: number): { transcript: Trans
   const m = w.merchants.find((x) => x.id === w.ticket.merchantId)!;
   const s = new SessionBuilder('escalation-agent', 'parent', `toolu_lp${w.index}`, 'large');
   earlierEscalations(s, w, r);
+  reportedIssue(s, w, m, r);
+  failingToday(s, w, r);
+  relatedEvidence(s, w, m, r);
+  s.user(
+    'Legal reminder from the support lead: every merchant we notify must be backed by where we found it, and do not email test-mode merchants unless we are sure. Use the notice template when you draft.',
+    'tier2',
+  );
+  s.act('Fetching the notice template so the final answer fits it.', {
+    name: 'read_kb_article',
+    input: { id: 'KB-1650' },
+    result: noticeTemplate(w),
+  });
+  const [spawn] = s.pending(
+    'I will hand the code and table research to a research child so its findings come back with sources, then write the answer.',
+    {
+      name: 'spawn_research',
+      input: { task_name: 'ledgerline-version-impact', message: researchBrief(w) },
+    },
+  );
+  return { transcript: s.build(`ledgerline-${w.index}-parent`), spawnCallId: spawn!.id };
+}
+
+type Merchant = LedgerWorld['merchants'][number];
+
+/** The escalation, the ticket, the merchant's account, the runbooks and the provider's notice. */
+function reportedIssue(s: SessionBuilder, w: LedgerWorld, m: Merchant, r: Random): void {
   s.user(
     `Escalation from Tier 2, ticket #${w.ticket.number}: ${m.name} (${m.id}) asks whether their integration breaks when ${w.provider.name} retires API version ${RETIRING}. ` +
       `Several other merchants are asking the same. Before anyone replies I need the blast radius across all our merchants and an answer merchant success can act on.`,
@@ -83,6 +109,10 @@ export function parentSession(w: LedgerWorld, seed: number): { transcript: Trans
       result: vendorNotice(w),
     },
   );
+}
+
+/** Tier 2 asks whether anything fails today; the adapter logs say no. */
+function failingToday(s: SessionBuilder, w: LedgerWorld, r: Random): void {
   s.user(
     'While you are at it: are we already seeing version_retired errors anywhere? Finance wants to know if anything is failing today.',
     'tier2',
@@ -95,6 +125,10 @@ export function parentSession(w: LedgerWorld, seed: number): { transcript: Trans
   s.say(
     `Nothing is failing today: no version_retired errors in the last 7 days, only the provider's deprecation warnings on responses. The question is what happens on ${w.retirementDate}.`,
   );
+}
+
+/** Other tickets, version metrics, the last retirement's incident, the chat thread, a summary. */
+function relatedEvidence(s: SessionBuilder, w: LedgerWorld, m: Merchant, r: Random): void {
   s.act(
     'Now the other tickets asking about this, and what our edge metrics show for version headers.',
     {
@@ -122,21 +156,4 @@ export function parentSession(w: LedgerWorld, seed: number): { transcript: Trans
     `Summary so far: ${w.provider.name} retires ${RETIRING} on ${w.retirementDate}; retired requests get HTTP 410. ${m.name} is pinned to it according to the ticket logs. ` +
       `The runbook says the table is not the whole story and that every finding needs a source. I have not looked at the code or the table myself yet.`,
   );
-  s.user(
-    'Legal reminder from the support lead: every merchant we notify must be backed by where we found it, and do not email test-mode merchants unless we are sure. Use the notice template when you draft.',
-    'tier2',
-  );
-  s.act('Fetching the notice template so the final answer fits it.', {
-    name: 'read_kb_article',
-    input: { id: 'KB-1650' },
-    result: noticeTemplate(w),
-  });
-  const [spawn] = s.pending(
-    'I will hand the code and table research to a research child so its findings come back with sources, then write the answer.',
-    {
-      name: 'spawn_research',
-      input: { task_name: 'ledgerline-version-impact', message: researchBrief(w) },
-    },
-  );
-  return { transcript: s.build(`ledgerline-${w.index}-parent`), spawnCallId: spawn!.id };
 }
