@@ -50,12 +50,29 @@ export function childSession(
 ): Transcript {
   const r = new Random('ledgerline-child', seed, w.index);
   const s = new SessionBuilder('researcher', 'child', `toolu_lc${w.index}`, 'large');
-  // A remark comes right after what raised it: before the next step's plan (after the table notes).
-  const said = (slot: RemarkSlot, text: string) => {
+  const said = remarks(f);
+  s.user(brief, 'parent');
+  const { access, recorded, search, read } = childTools(w, files);
+  versionAndTable(s, w, said, recorded, search, read);
+  adaptersAndLoading(s, w, r, said, search, read);
+  s.say(finalMessage(w, f));
+  access.close();
+  return s.build(`ledgerline-${w.index}-child`);
+}
+
+type Said = (slot: RemarkSlot, text: string) => string;
+type Step = { name: string; input: Record<string, unknown>; result: string; isError?: boolean };
+
+/** Places the case's remarks: right after what raised them, before the next step's plan (after the table notes). */
+function remarks(f: Findings): Said {
+  return (slot: RemarkSlot, text: string) => {
     const remarks = f.remarks.filter((m) => m.slot === slot).map((m) => m.text);
     return (slot === 'table' ? [text, ...remarks] : [...remarks, text]).join('\n\n');
   };
-  s.user(brief, 'parent');
+}
+
+/** The live world tools over this case's world, and the recorded calls built on them. */
+function childTools(w: LedgerWorld, files: Record<string, string>) {
   const access = memoryAccess({
     files,
     tables: { merchant_config: { columns: TABLE_COLUMNS, rows: tableRows(w) } },
@@ -72,6 +89,18 @@ export function childSession(
   });
   const read = (path: string) => ({ name: 'read_file', input: { path }, ...recorded('read_file', { path }) });
 
+  return { access, recorded, search, read };
+}
+
+/** Where the retiring version appears, how api_version flows, the changelog, then the table. */
+function versionAndTable(
+  s: SessionBuilder,
+  w: LedgerWorld,
+  said: Said,
+  recorded: (name: string, input: Record<string, unknown>) => { result: string; isError?: boolean },
+  search: (pattern: string, context: number) => Step,
+  read: (path: string) => Step,
+): void {
   s.act(
     `I'll start by finding every place the retiring version ${RETIRING} appears, then check how api_version flows from the table into requests.`,
     search(RETIRING, 2),
@@ -97,6 +126,17 @@ export function childSession(
     },
   );
   s.say(said('table', tableNotes(w)));
+}
+
+/** The fallback adapter and one more, the other fallbacks, the sandbox pin, how rows are loaded. */
+function adaptersAndLoading(
+  s: SessionBuilder,
+  w: LedgerWorld,
+  r: Random,
+  said: Said,
+  search: (pattern: string, context: number) => Step,
+  read: (path: string) => Step,
+): void {
   const second = w.decoyAdapter ?? r.pick(w.adapters.filter((a) => a.name !== w.fallbackAdapter)).name;
   s.act(
     `${w.merchants.length} rows. Several use adapter '${w.fallbackAdapter}' with versions that adapter may not support. Reading it and ${second} to see what happens on a negotiation failure.`,
@@ -124,9 +164,6 @@ export function childSession(
     ),
     read('lib/merchant-config.ts'),
   );
-  s.say(finalMessage(w, f));
-  access.close();
-  return s.build(`ledgerline-${w.index}-child`);
 }
 
 /** The child's working notes on the table: counts per adapter, before it knows what the adapters do. */
