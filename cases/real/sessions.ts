@@ -4,6 +4,31 @@ import { at, checkLabels, clean, conf, LABELLER, load, origins, qual } from './c
 export function milkCase(dir: string) {
   const file = 'sweagent-fc-marshmallow-1867.traj';
   const source = clean(load(dir, file), { id: 'marshmallow-1867' });
+  const labels = marshmallowLabels();
+  checkLabels(labels, [source]);
+  return {
+    id: 'real-sweagent-marshmallow-1867',
+    title:
+      'Real session: SWE-agent fixes TimeDelta rounding in marshmallow (reproduce script only, no test run)',
+    task: "Before we submit this patch: does the project's test suite still pass with the change, and what evidence do we have that the fix works? Keep it short.",
+    source,
+    receiverAgent: 'escalation',
+    sessionShape: 'handed-off',
+    assertions: labels,
+    reference: marshmallowReference(),
+    tags: ['real', 'swe-agent'],
+    provenance: {
+      source: `../shared/transcripts/${file}`,
+      ...origins.marshmallow,
+      importedWith: 'harness/importers (swe-agent, function-calling history)',
+      trimmed: 'nothing: the whole history (the system prompt is folded away by the importer)',
+      labelledBy: LABELLER,
+    },
+  };
+}
+
+/** The marshmallow session's claims, located. */
+function marshmallowLabels() {
   // Every statement is between tool calls (its last message is "Calling `submit` to submit."); the
   // patch is only in the output of the agent's own commands (the edit's echo, the submitted diff),
   // and the pinned lint tools only in the setup.py it opened.
@@ -35,52 +60,37 @@ export function milkCase(dir: string) {
     ),
     at('tool_result_only', conf('mypy-pin', '"mypy==0.910",', ['"mypy==0.910"'])),
   );
-  checkLabels(labels, [source]);
+  return labels;
+}
+
+function marshmallowReference() {
   return {
-    id: 'real-sweagent-marshmallow-1867',
-    title:
-      'Real session: SWE-agent fixes TimeDelta rounding in marshmallow (reproduce script only, no test run)',
-    task: "Before we submit this patch: does the project's test suite still pass with the change, and what evidence do we have that the fix works? Keep it short.",
-    source,
-    receiverAgent: 'escalation',
-    sessionShape: 'handed-off',
-    assertions: labels,
-    reference: {
-      facts: [
-        {
-          id: 'f-fix',
-          text: 'TimeDelta serialization now returns int(round(value.total_seconds() / base_unit.total_seconds())) instead of truncating',
-          cues: ['int(round(value.total_seconds()'],
-        },
-        {
-          id: 'f-repro',
-          text: 'reproduce.py printed 344 before the change and 345 after',
-          cues: ['344', '345'],
-        },
-        {
-          id: 'f-no-suite',
-          text: 'the existing test suite was never run during the session; only reproduce.py was',
-          cues: ['test suite', 'never run'],
-        },
-      ],
-      caveats: ['fix', 'fixed'],
-      evidence: [
-        {
-          id: 'e-diff',
-          text: 'submitted diff: + return int(round(value.total_seconds() / base_unit.total_seconds()))',
-          cues: ['int(round(value.total_seconds()'],
-        },
-      ],
-      expectedWords: 80,
-    },
-    tags: ['real', 'swe-agent'],
-    provenance: {
-      source: `../shared/transcripts/${file}`,
-      ...origins.marshmallow,
-      importedWith: 'harness/importers (swe-agent, function-calling history)',
-      trimmed: 'nothing: the whole history (the system prompt is folded away by the importer)',
-      labelledBy: LABELLER,
-    },
+    facts: [
+      {
+        id: 'f-fix',
+        text: 'TimeDelta serialization now returns int(round(value.total_seconds() / base_unit.total_seconds())) instead of truncating',
+        cues: ['int(round(value.total_seconds()'],
+      },
+      {
+        id: 'f-repro',
+        text: 'reproduce.py printed 344 before the change and 345 after',
+        cues: ['344', '345'],
+      },
+      {
+        id: 'f-no-suite',
+        text: 'the existing test suite was never run during the session; only reproduce.py was',
+        cues: ['test suite', 'never run'],
+      },
+    ],
+    caveats: ['fix', 'fixed'],
+    evidence: [
+      {
+        id: 'e-diff',
+        text: 'submitted diff: + return int(round(value.total_seconds() / base_unit.total_seconds()))',
+        cues: ['int(round(value.total_seconds()'],
+      },
+    ],
+    expectedWords: 80,
   };
 }
 
