@@ -1,5 +1,5 @@
-import type { Assertion } from '../../harness/core/index.ts';
-import type { Merchant } from '../ledgerline/world.ts';
+import type { Assertion, Transcript } from '../../harness/core/index.ts';
+import type { GroundTruth, LedgerWorld, Merchant } from '../ledgerline/world.ts';
 import { memoryAccess } from '../../harness/live/access.ts';
 import { createWorldTools, type WorldTools } from '../../harness/live/tools.ts';
 import { SessionBuilder, type CallSpec } from '../lib/session.ts';
@@ -95,3 +95,21 @@ export function report(
     ].join('\n'),
   );
 }
+
+/** What a child hands back: its session, its labelled claims, what it did not search. */
+export interface ChildOut {
+  transcript: Transcript;
+  assertions: Assertion[];
+  notSearched: string[];
+}
+
+export interface Shared {
+  w: LedgerWorld;
+  t: GroundTruth;
+  files: Record<string, string>;
+  /** Rows as of last night: merchants upgraded today still show 2023-10 there. */
+  snapshot: Merchant[];
+  upgradedToday: string[];
+}
+
+export const NONE_SEARCHED = ['webhook endpoint versions in the provider dashboard', 'the infra repository'];
