@@ -1,4 +1,12 @@
-import { createWorld, groundTruth, RETIRING, type Merchant } from '../ledgerline/world.ts';
+import type { Assertion } from '../../harness/core/index.ts';
+import {
+  createWorld,
+  groundTruth,
+  RETIRING,
+  type GroundTruth,
+  type LedgerWorld,
+  type Merchant,
+} from '../ledgerline/world.ts';
 import { repoFiles, adapterPath } from '../ledgerline/repo.ts';
 import { TABLE_COLUMNS, tableRows } from '../ledgerline/child.ts';
 import { SessionBuilder } from '../lib/session.ts';
@@ -22,14 +30,7 @@ function multiCase(seed: number, index: number) {
   const r = new Random('multi-child', seed, index);
   const t = groundTruth(w);
   const files = repoFiles(w, seed, multiNotes());
-  const candidates = w.merchants.filter(
-    (m) => m.adapter !== 'sandbox' && m.adapter !== w.fallbackAdapter && m.apiVersion === '2024-09',
-  );
-  const upgraded = r.sample(candidates, Math.min(candidates.length, r.int(2, 3)));
-  const snapshot: Merchant[] = w.merchants.map((m) =>
-    upgraded.includes(m) ? { ...m, apiVersion: RETIRING } : { ...m },
-  );
-  for (const m of upgraded) m.updatedAt = TODAY;
+  const { upgraded, snapshot } = snapshotDrift(w, r);
   const shared: Shared = { w, t, files, snapshot, upgradedToday: upgraded.map((m) => m.id) };
   const { transcript: parent, callId } = parentHistory(w.provider.name, w.retirementDate, index);
   const children = buildChildren(shared, `toolu_mc${index}`).map((c) => ({
@@ -37,7 +38,6 @@ function multiCase(seed: number, index: number) {
     transcript: { ...c.transcript, meta: { spawnedBy: callId } },
   }));
   const assertions = [...children.flatMap((c) => c.assertions), ...noteAssertions(w)];
-  const fb = adapterPath(w.fallbackAdapter);
   return {
     id: `multi-${String(index + 1).padStart(2, '0')}`,
     title: `Four children on the ${w.provider.name} 2023-10 retirement (${t.affected.length} affected; snapshot off by ${upgraded.length})`,
@@ -47,37 +47,7 @@ function multiCase(seed: number, index: number) {
     sources: children.map((c) => c.transcript),
     receiverAgent: 'escalation-agent',
     assertions,
-    reference: {
-      facts: [
-        {
-          id: 'f-direct',
-          text: `${t.direct.length} merchants pin 2023-10 in the live table: ${t.direct.join(', ')}`,
-          cues: [`${t.direct.length} merchants`, 'pin 2023-10'],
-        },
-        {
-          id: 'f-indirect',
-          text: `${t.indirect.length} more merchants are affected indirectly through the fallback in ${fb}: ${t.indirect.join(', ')}`,
-          cues: ['indirectly', fb],
-        },
-        {
-          id: 'f-date',
-          text: `2023-10 is retired on ${w.retirementDate}`,
-          cues: ['2023-10', w.retirementDate],
-        },
-      ],
-      caveats: assertions.filter((a) => a.kind !== 'confident').map((a) => a.id),
-      contradictions: [
-        {
-          between: ['c1-direct', 'c2-direct'],
-          topic: `how many merchants pin 2023-10: the live table vs last night's snapshot (${upgraded.map((m) => m.id).join(', ')} upgraded today)`,
-        },
-        {
-          between: ['c2-indirect', 'c4-fallback'],
-          topic: `whether any adapter falls back to 2023-10 (${fb} does; the callers child only read ${w.decoyAdapter ? adapterPath(w.decoyAdapter) : 'an adapter without a fallback'})`,
-        },
-      ],
-      notSearched: NONE_SEARCHED,
-    },
+    reference: multiReference(w, t, upgraded, assertions),
     world: {
       files,
       // The live table as the config child queried it (the adapters child's nightly snapshot is a
@@ -90,6 +60,58 @@ function multiCase(seed: number, index: number) {
       w.sandbox.readable ? 'sandbox:readable' : 'sandbox:unknowable',
       `snapshot-drift:${upgraded.length}`,
     ],
+  };
+}
+
+/**
+ * Last night's snapshot of merchant_config: two or three merchants upgraded today still show 2023-10
+ * there (their live rows are stamped today).
+ */
+function snapshotDrift(w: LedgerWorld, r: Random) {
+  const candidates = w.merchants.filter(
+    (m) => m.adapter !== 'sandbox' && m.adapter !== w.fallbackAdapter && m.apiVersion === '2024-09',
+  );
+  const upgraded = r.sample(candidates, Math.min(candidates.length, r.int(2, 3)));
+  const snapshot: Merchant[] = w.merchants.map((m) =>
+    upgraded.includes(m) ? { ...m, apiVersion: RETIRING } : { ...m },
+  );
+  for (const m of upgraded) m.updatedAt = TODAY;
+  return { upgraded, snapshot };
+}
+
+/** The facts, contradictions and blind spots the receiver's answer is judged against. */
+function multiReference(w: LedgerWorld, t: GroundTruth, upgraded: Merchant[], assertions: Assertion[]) {
+  const fb = adapterPath(w.fallbackAdapter);
+  return {
+    facts: [
+      {
+        id: 'f-direct',
+        text: `${t.direct.length} merchants pin 2023-10 in the live table: ${t.direct.join(', ')}`,
+        cues: [`${t.direct.length} merchants`, 'pin 2023-10'],
+      },
+      {
+        id: 'f-indirect',
+        text: `${t.indirect.length} more merchants are affected indirectly through the fallback in ${fb}: ${t.indirect.join(', ')}`,
+        cues: ['indirectly', fb],
+      },
+      {
+        id: 'f-date',
+        text: `2023-10 is retired on ${w.retirementDate}`,
+        cues: ['2023-10', w.retirementDate],
+      },
+    ],
+    caveats: assertions.filter((a) => a.kind !== 'confident').map((a) => a.id),
+    contradictions: [
+      {
+        between: ['c1-direct', 'c2-direct'],
+        topic: `how many merchants pin 2023-10: the live table vs last night's snapshot (${upgraded.map((m) => m.id).join(', ')} upgraded today)`,
+      },
+      {
+        between: ['c2-indirect', 'c4-fallback'],
+        topic: `whether any adapter falls back to 2023-10 (${fb} does; the callers child only read ${w.decoyAdapter ? adapterPath(w.decoyAdapter) : 'an adapter without a fallback'})`,
+      },
+    ],
+    notSearched: NONE_SEARCHED,
   };
 }
 
