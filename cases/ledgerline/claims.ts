@@ -42,10 +42,31 @@ export function confidentFindings(
       [`${clFile}:${clLine}`],
     ),
   ];
+  confident.push(...fallbackAndSandbox(w, files, sandboxIds));
+  confident.push(
+    conf(
+      'total',
+      `In total ${t.affected.length} merchants need to move off 2023-10 before ${w.retirementDate}.`,
+      ['in total', `${t.affected.length} merchants`],
+      ['merchant_config.api_version', `${fbFile}:${fbLine}`],
+    ),
+  );
+
+  return confident;
+}
+
+/** The optional findings: the harmless decoy fallback, and the sandbox pin when the child could read it. */
+function fallbackAndSandbox(
+  w: LedgerWorld,
+  files: Record<string, string>,
+  sandboxIds: string[],
+): Assertion[] {
+  const ids = (xs: string[]) => xs.join(', ');
+  const found: Assertion[] = [];
   if (w.decoyAdapter) {
     const file = adapterPath(w.decoyAdapter);
     const line = lineOf(files[file]!, 'version = FALLBACK_API_VERSION;');
-    confident.push(
+    found.push(
       conf(
         'decoy',
         `${file} also falls back on negotiation errors, but to 2024-09, which is not being retired, so it adds no affected merchants (${file}:${line}).`,
@@ -57,7 +78,7 @@ export function confidentFindings(
   if (w.sandbox.readable) {
     const line = lineOf(files['adapters/sandbox.ts']!, 'const SANDBOX_API_VERSION');
     const effect = w.sandbox.pin === RETIRING ? 'affected as well' : 'not affected';
-    confident.push(
+    found.push(
       conf(
         'sandbox',
         `The sandbox adapter ignores merchant_config and always sends ${w.sandbox.pin} (adapters/sandbox.ts:${line}), so the ${sandboxIds.length} sandbox merchants (${ids(sandboxIds)}) are ${effect}.`,
@@ -66,16 +87,7 @@ export function confidentFindings(
       ),
     );
   }
-  confident.push(
-    conf(
-      'total',
-      `In total ${t.affected.length} merchants need to move off 2023-10 before ${w.retirementDate}.`,
-      ['in total', `${t.affected.length} merchants`],
-      ['merchant_config.api_version', `${fbFile}:${fbLine}`],
-    ),
-  );
-
-  return confident;
+  return found;
 }
 
 export function hedge(
