@@ -1,5 +1,7 @@
-import { durations, orders } from './projects-py-ts.ts';
-import { csvmerge, retry } from './projects-go-rs.ts';
+import { durations } from './project-durations.ts';
+import { orders } from './project-orders.ts';
+import { retry } from './project-retry.ts';
+import { csvmerge } from './project-csvmerge.ts';
 import { primarySession } from './session.ts';
 import { Random } from '../lib/random.ts';
 
