@@ -1,4 +1,8 @@
 import { Random } from '../lib/random.ts';
+import { adapterPool, nameA, nameB, providers, regions, requesters } from './world-pools.ts';
+import type { AdapterSpec, Provider } from './world-pools.ts';
+
+export type { AdapterSpec, Provider } from './world-pools.ts';
 
 /**
  * The ledgerline world (DESIGN §2): an upstream payments provider retires API version 2023-10;
@@ -10,14 +14,6 @@ import { Random } from '../lib/random.ts';
 export const RETIRING = '2023-10';
 export const VERSIONS = ['2023-10', '2024-04', '2024-09', '2025-01'] as const;
 
-export interface Provider {
-  name: string;
-  slug: string;
-  /** The HTTP header carrying the version. */
-  header: string;
-  envPrefix: string;
-}
-
 export interface Merchant {
   id: string;
   name: string;
@@ -27,15 +23,6 @@ export interface Merchant {
   currency: string;
   createdAt: string;
   updatedAt: string;
-}
-
-export interface AdapterSpec {
-  name: string;
-  /** What the adapter does, for its source and docs. */
-  purpose: string;
-  supported: string[];
-  /** The version it silently falls back to when negotiation fails; absent = it throws. */
-  fallback?: string;
 }
 
 export interface LedgerWorld {
@@ -73,79 +60,6 @@ export interface GroundTruth {
   unknown: string[];
   affected: string[];
 }
-
-const providers: Provider[] = [
-  { name: 'Paylane', slug: 'paylane', header: 'Paylane-Version', envPrefix: 'PAYLANE' },
-  { name: 'Strivo', slug: 'strivo', header: 'Strivo-Version', envPrefix: 'STRIVO' },
-  { name: 'Corvex', slug: 'corvex', header: 'Corvex-Api-Version', envPrefix: 'CORVEX' },
-  { name: 'Tallis Pay', slug: 'tallis', header: 'Tallis-Version', envPrefix: 'TALLIS' },
-  { name: 'Brightwire', slug: 'brightwire', header: 'Brightwire-Version', envPrefix: 'BRIGHTWIRE' },
-];
-
-const adapterPool: Omit<AdapterSpec, 'supported' | 'fallback'>[] = [
-  { name: 'checkout', purpose: 'card-not-present checkout charges and 3-D Secure' },
-  { name: 'subscriptions', purpose: 'recurring billing, mandates and dunning retries' },
-  { name: 'payouts', purpose: 'merchant payouts and balance transfers' },
-  { name: 'marketplace', purpose: 'split payments for marketplace sellers' },
-  { name: 'terminal', purpose: 'card-present terminal payments' },
-  { name: 'invoicing', purpose: 'hosted invoices and bank-transfer collection' },
-];
-
-const regions = ['us-east', 'us-west', 'eu-west', 'ap-southeast'];
-const nameA = [
-  'Harbor',
-  'Juniper',
-  'Copper',
-  'Northwind',
-  'Lumen',
-  'Alder',
-  'Saffron',
-  'Beacon',
-  'Meridian',
-  'Kestrel',
-  'Orchard',
-  'Pioneer',
-  'Tidewater',
-  'Granite',
-  'Willow',
-  'Summit',
-  'Bramble',
-  'Cobalt',
-  'Fennel',
-  'Larkspur',
-  'Quarry',
-  'Redwood',
-  'Solace',
-  'Thistle',
-];
-const nameB = [
-  'Coffee Co',
-  'Outfitters',
-  'Books',
-  'Dental',
-  'Fitness',
-  'Florist',
-  'Market',
-  'Supply',
-  'Studios',
-  'Bakery',
-  'Cycles',
-  'Pet Care',
-  'Home Goods',
-  'Travel',
-  'Learning',
-  'Apparel',
-  'Wellness',
-  'Electronics',
-];
-const requesters = [
-  'Dana Whitfield',
-  'Priya Raman',
-  'Marco Bellini',
-  'Aiko Tanaka',
-  'Sam Okafor',
-  'Lena Hoffmann',
-];
 
 export function createWorld(seed: number, index: number): LedgerWorld {
   const r = new Random('ledgerline', seed, index);
