@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import { ConfigError } from '../core/errors.ts';
 import { importModule } from './import-module.ts';
 import { resolveConfig } from './resolve-config.ts';
-import type { ConfigFlags, ResolvedConfig, UserConfig } from './types.ts';
+import type { ResolvedConfig, UserConfig } from './types.ts';
+import type { ConfigFlags } from './config-flags.ts';
 
 const candidates = ['eval.config.ts', 'eval.config.mts', 'eval.config.js', 'eval.config.mjs'];
 

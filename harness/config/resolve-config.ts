@@ -4,14 +4,8 @@ import { ConfigError } from '../core/errors.ts';
 import { packageRoot } from '../version.ts';
 import { resolveGateThresholds } from './gate-thresholds.ts';
 import { checkNumberFlag, type NumberRule } from './numeric-flags.ts';
-import type {
-  ConfigFlags,
-  ModelSpec,
-  ProviderName,
-  ResolvedConfig,
-  SourceMode,
-  UserConfig,
-} from './types.ts';
+import type { ModelSpec, ProviderName, ResolvedConfig, SourceMode, UserConfig } from './types.ts';
+import type { ConfigFlags } from './config-flags.ts';
 import { builtinProviderNames } from './types.ts';
 import { resolveSuites } from './suites.ts';
 import { configDefaults } from './defaults.ts';
@@ -37,7 +31,6 @@ export function resolveConfig(
   const providers = check.record(user.providers, 'providers') ?? {};
   const provider = resolveProvider(user.provider, flags.provider, check, providerNamesOf(providers, check));
   const judge = resolveJudge(user, models, check, where);
-  const cacheEnabled = flags.cache === false ? false : user.cache !== false;
   const gate = resolveGateThresholds(
     { ...defaults.gate, minMean: {}, ...check.record(user.gate, 'gate') },
     file,
@@ -60,12 +53,7 @@ export function resolveConfig(
       defaults.concurrency,
     budgetTokens: check.positiveInt(user.budgetTokens, 'budgetTokens') ?? defaults.budgetTokens,
     ...resolveLive(user, flags, check),
-    cache: {
-      enabled: cacheEnabled,
-      dir:
-        (typeof user.cache === 'object' ? check.string(user.cache.dir, 'cache.dir') : undefined) ??
-        defaults.cache.dir,
-    },
+    cache: resolveCache(user, flags, check),
     outDir: flags.out ?? check.string(user.outDir, 'outDir') ?? defaults.outDir,
     casesDir: check.string(user.casesDir, 'casesDir') ?? defaultCasesDir(),
     sim: check.record(user.sim, 'sim') ?? {},
@@ -82,6 +70,16 @@ export function resolveConfig(
     quiet: flags.quiet ?? false,
     shard: parseShard(flags.shard, where),
     batch: flags.batch ?? false,
+  };
+}
+
+/** The response cache: on unless the file or --no-cache turns it off; its directory. */
+function resolveCache(user: UserConfig, flags: ConfigFlags, check: Checker): ResolvedConfig['cache'] {
+  return {
+    enabled: flags.cache === false ? false : user.cache !== false,
+    dir:
+      (typeof user.cache === 'object' ? check.string(user.cache.dir, 'cache.dir') : undefined) ??
+      defaults.cache.dir,
   };
 }
 

@@ -278,25 +278,6 @@ export interface ResolvedConfig {
   batch?: boolean;
 }
 
-/** CLI flags that override the file. */
-export interface ConfigFlags {
-  suite?: string[];
-  arm?: string[];
-  case?: string[];
-  provider?: ProviderName;
-  reps?: number;
-  seed?: number;
-  concurrency?: number;
-  out?: string;
-  cache?: boolean;
-  quiet?: boolean;
-  shard?: string;
-  batch?: boolean;
-  maxErrorRate?: number;
-  mode?: string;
-  sourceToolBudget?: number;
-}
-
 /** What a batch run can tune per provider (`providers.<name>.batch` in eval.config.ts). */
 export interface BatchSettings {
   /** Between two status reads of a batch. @default 30000 */
