@@ -2,6 +2,9 @@ import http from 'node:http';
 import https from 'node:https';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { BodyError, bodyStart, checkBody } from './body-check.ts';
+import { LeanResponse } from './lean-response.ts';
+
+export { LeanHeaders, LeanResponse } from './lean-response.ts';
 
 /**
  * A lean keep-alive HTTP transport handed to the vendor SDKs as their `fetch`. The SDKs keep what
@@ -76,7 +79,7 @@ export function createTransport(opts: { maxSockets: number }): Transport {
 }
 
 /**
- * One HTTP exchange: request out, whole response in. A plain function with its listeners inline (no
+ * One HTTP exchange: request out, whole response in. Plain functions with their listeners inline (no
  * named closures per request: tsx keeps function names by defining `name` on every closure it creates).
  */
 function exchange(
@@ -95,6 +98,28 @@ function exchange(
     tag.attempts++;
     tag.lastBodyError = undefined;
   }
+  const { req, body } = openRequest(url, init, agents);
+  stats.requests++;
+  if (++stats.inflight > stats.maxInflight) stats.maxInflight = stats.inflight;
+  const state: Exchange = { settled: false, stats, signal, onAbort: undefined, resolve, reject };
+  if (signal) {
+    state.onAbort = () => {
+      req.destroy();
+      settle(state, abortError());
+    };
+    signal.addEventListener('abort', state.onAbort, { once: true });
+  }
+  req.on('error', (err) => settle(state, err));
+  req.on('response', (res) => onResponse(state, url, tag, res));
+  req.end(body);
+}
+
+/** The outgoing request for a URL: plain headers with the body's length, the pooled agent. */
+function openRequest(
+  url: string,
+  init: TransportInit,
+  agents: { http: http.Agent; https: https.Agent },
+): { req: http.ClientRequest; body: TransportInit['body'] } {
   const target = targetOf(url);
   const headers = plainHeaders(init.headers);
   const body = init.body ?? undefined;
@@ -110,41 +135,37 @@ function exchange(
     headers,
     agent: secure ? agents.https : agents.http,
   });
-  stats.requests++;
-  if (++stats.inflight > stats.maxInflight) stats.maxInflight = stats.inflight;
-  const state: Exchange = { settled: false, stats, signal, onAbort: undefined, resolve, reject };
-  if (signal) {
-    state.onAbort = () => {
-      req.destroy();
-      settle(state, abortError());
-    };
-    signal.addEventListener('abort', state.onAbort, { once: true });
-  }
-  req.on('error', (err) => settle(state, err));
-  req.on('response', (res) => {
-    const chunks: Buffer[] = [];
-    res.on('data', (c: Buffer) => chunks.push(c));
-    res.on('error', (err) => settle(state, err));
-    res.on('close', () => {
-      if (!res.complete) settle(state, new Error('the connection closed before the response was complete'));
-    });
-    res.on('end', () => {
-      const status = res.statusCode ?? 0;
-      const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-      if (tag) tag.lastRequestId = requestIdOf(res.headers) ?? tag.lastRequestId;
-      const body = readBody(status, raw, res.headers['content-encoding'], tag);
-      if (body.error) {
-        if (tag) tag.lastBodyError = body.error;
-        return settle(state, body.error);
-      }
-      settle(
-        state,
-        null,
-        new LeanResponse(url, status, res.statusMessage ?? '', res.headers, body.bytes, body.json),
-      );
-    });
+  return { req, body };
+}
+
+/** Reads the whole response, decodes and checks its body, and settles the exchange with it. */
+function onResponse(
+  state: Exchange,
+  url: string,
+  tag: AttemptTag | undefined,
+  res: http.IncomingMessage,
+): void {
+  const chunks: Buffer[] = [];
+  res.on('data', (c: Buffer) => chunks.push(c));
+  res.on('error', (err) => settle(state, err));
+  res.on('close', () => {
+    if (!res.complete) settle(state, new Error('the connection closed before the response was complete'));
   });
-  req.end(body);
+  res.on('end', () => {
+    const status = res.statusCode ?? 0;
+    const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    if (tag) tag.lastRequestId = requestIdOf(res.headers) ?? tag.lastRequestId;
+    const body = readBody(status, raw, res.headers['content-encoding'], tag);
+    if (body.error) {
+      if (tag) tag.lastBodyError = body.error;
+      return settle(state, body.error);
+    }
+    settle(
+      state,
+      null,
+      new LeanResponse(url, status, res.statusMessage ?? '', res.headers, body.bytes, body.json),
+    );
+  });
 }
 
 interface Exchange {
@@ -233,75 +254,4 @@ function decode(body: Buffer, encoding: string | undefined): Buffer {
 
 function abortError(): Error {
   return new DOMException('The operation was aborted.', 'AbortError');
-}
-
-/** The read-only Headers surface the SDKs use (get, has, iteration). */
-export class LeanHeaders {
-  constructor(private readonly raw: http.IncomingHttpHeaders) {}
-  get(name: string): string | null {
-    const v = this.raw[name.toLowerCase()];
-    return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
-  }
-  has(name: string): boolean {
-    return this.raw[name.toLowerCase()] !== undefined;
-  }
-  entries(): IterableIterator<[string, string]> {
-    const out: [string, string][] = [];
-    for (const k of Object.keys(this.raw)) out.push([k, this.get(k)!]);
-    return out[Symbol.iterator]();
-  }
-  keys(): IterableIterator<string> {
-    return Object.keys(this.raw)[Symbol.iterator]();
-  }
-  values(): IterableIterator<string> {
-    return Object.keys(this.raw)
-      .map((k) => this.get(k)!)
-      [Symbol.iterator]();
-  }
-  forEach(cb: (value: string, key: string) => void): void {
-    for (const k of Object.keys(this.raw)) cb(this.get(k)!, k);
-  }
-  [Symbol.iterator](): IterableIterator<[string, string]> {
-    return this.entries();
-  }
-}
-
-/** A fully read response with the fetch Response surface the SDKs use for JSON calls. */
-export class LeanResponse {
-  readonly ok: boolean;
-  readonly headers: LeanHeaders;
-  readonly body = null;
-  readonly redirected = false;
-  readonly type = 'basic';
-  bodyUsed = false;
-  constructor(
-    readonly url: string,
-    readonly status: number,
-    readonly statusText: string,
-    raw: http.IncomingHttpHeaders,
-    private readonly bytes: Buffer,
-    /** The body already parsed by the transport's check (a 2xx JSON body is not parsed twice). */
-    private readonly parsed?: unknown,
-  ) {
-    this.ok = status >= 200 && status < 300;
-    this.headers = new LeanHeaders(raw);
-  }
-  async text(): Promise<string> {
-    this.bodyUsed = true;
-    return this.bytes.toString('utf8');
-  }
-  async json(): Promise<unknown> {
-    if (this.parsed !== undefined) {
-      this.bodyUsed = true;
-      return this.parsed;
-    }
-    return JSON.parse(await this.text());
-  }
-  async arrayBuffer(): Promise<ArrayBuffer> {
-    this.bodyUsed = true;
-    return this.bytes.buffer.slice(
-      this.bytes.byteOffset,
-      this.bytes.byteOffset + this.bytes.byteLength,
-    ) as ArrayBuffer;
-  }
 }
