@@ -127,6 +127,13 @@ function scoreCriterion(
   if (!hints) return scored(3, 'no reference to check against', []);
   const f = features(answer, hints);
   const ref = hints.reference;
+  return claimScore(criterion, f, ref) ?? shapeScore(criterion, f, ref, owned);
+}
+
+type Features = ReturnType<typeof features>;
+
+/** The criteria that count claims: facts, caveats, unsupported verification, evidence. */
+function claimScore(criterion: string, f: Features, ref: Reference): Scored | undefined {
   switch (criterion) {
     case 'correctness':
       return scored(
@@ -156,6 +163,14 @@ function scoreCriterion(
         f.evidence,
       );
     }
+    default:
+      return undefined;
+  }
+}
+
+/** The criteria about the answer's shape: length, provenance, ownership. */
+function shapeScore(criterion: string, f: Features, ref: Reference, owned: boolean): Scored {
+  switch (criterion) {
     case 'proportional':
       return f.recap
         ? scored(2, 'recaps earlier work', [recapSignature])
