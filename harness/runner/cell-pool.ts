@@ -56,13 +56,7 @@ export async function executeCells(a: ExecuteArgs): Promise<Executed> {
   const todo = cells.filter((c) => !done.has(c.id));
   const { cache } = a;
   const progress = startingProgress(cells.length, cells.length - todo.length);
-  const onCall = (r: CallRecord) => {
-    calls.append(r);
-    progress.calls++;
-    // Money actually spent in this process: cache hits cost nothing now.
-    if (r.cached) progress.cacheHits++;
-    else progress.costUsd += r.costUsd;
-  };
+  const onCall = callCounter(calls, progress);
   const callPath = createCallPath({
     config,
     providers: a.providers,
@@ -72,14 +66,7 @@ export async function executeCells(a: ExecuteArgs): Promise<Executed> {
     unbounded: a.batched,
   });
   const started = Date.now();
-  const start = {
-    runId: a.runId,
-    dir: a.dir,
-    cells: cells.length,
-    done: progress.done,
-    simulated: Object.values(config.provider).includes('sim'),
-  };
-  for (const r of reporters) r.onRunStart?.(start);
+  announceStart(a, progress);
   const onRow = (row: ResultRow) => {
     if (row.error) row.error = maskSecrets(row.error);
     results.append(row);
@@ -111,6 +98,29 @@ export async function executeCells(a: ExecuteArgs): Promise<Executed> {
     calls.close();
   }
   return { progress, prior, rows, ...(stoppedBy ? { stoppedBy } : {}) };
+}
+
+/** Journals each model call and counts it (calls, cache hits, money spent in this process). */
+function callCounter(calls: Journal<CallRecord>, progress: Progress): (r: CallRecord) => void {
+  return (r: CallRecord) => {
+    calls.append(r);
+    progress.calls++;
+    // Money actually spent in this process: cache hits cost nothing now.
+    if (r.cached) progress.cacheHits++;
+    else progress.costUsd += r.costUsd;
+  };
+}
+
+/** Tells the reporters the run starts: its id, directory, cells, cells already done, simulated or not. */
+function announceStart(a: ExecuteArgs, progress: Progress): void {
+  const start = {
+    runId: a.runId,
+    dir: a.dir,
+    cells: a.cells.length,
+    done: progress.done,
+    simulated: Object.values(a.config.provider).includes('sim'),
+  };
+  for (const r of a.reporters) r.onRunStart?.(start);
 }
 
 /** The counters of a run that has `done` of its `total` cells already journalled. */
