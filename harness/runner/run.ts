@@ -67,7 +67,6 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   if (config.batch) checkBatchSettings(config);
   const { providers, cache, run, release } = await openRun(config, resume);
   const { runId, dir } = run;
-  const journalPath = join(dir, 'results.jsonl');
   let progress: Executed;
   // A batch run detaches by stopping itself: the run's own signal, linked to the caller's.
   const stop = linkedController(opts.signal);
@@ -76,15 +75,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   try {
     if (!resume) writeConfigRecord(dir, config, runId);
     if (config.batch) {
-      const onEvent = (e: BatchEvent) => reporters.forEach((r) => r.onBatch?.(e));
-      const retryErrors = Boolean(resume && opts.retryErrors);
-      batch = await wrapForBatch(config, providers, {
-        dir,
-        retryErrors,
-        detach: Boolean(opts.detach),
-        stop,
-        onEvent,
-      });
+      batch = await startBatch(config, providers, { dir, stop, reporters, opts, resumed: Boolean(resume) });
       active = batch.providers;
     }
     progress = await executeCells({
@@ -94,19 +85,14 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       batched: batch?.batched ?? new Set(),
       runId,
       dir,
-      journalPath,
+      journalPath: join(dir, 'results.jsonl'),
       cache,
       reporters,
       signal: stop.signal,
       retryErrors: Boolean(resume && opts.retryErrors),
     });
   } finally {
-    // Batching providers first: they wait for batch creations under way, which must reach the journal.
-    const wrappers = Object.values(active).filter((p) => !Object.values(providers).includes(p));
-    await Promise.all(wrappers.map((p) => p.close?.()));
-    cache?.close();
-    release();
-    await closeProviders(providers);
+    await closeRun(active, providers, cache, release);
   }
   const interrupted = stop.signal.aborted;
   const detached = batch?.detached() ?? false;
@@ -127,6 +113,38 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     ...(notes.length ? { notes } : {}),
     ...(batch ? { batch: { submitted: batch.submitted(), detached } } : {}),
   };
+}
+
+/** Wraps the providers for a batch run; its events go to the reporters. */
+function startBatch(
+  config: ResolvedConfig,
+  providers: Providers,
+  x: { dir: string; stop: AbortController; reporters: Reporter[]; opts: RunOptions; resumed: boolean },
+): Promise<BatchRun> {
+  const onEvent = (e: BatchEvent) => x.reporters.forEach((r) => r.onBatch?.(e));
+  const retryErrors = Boolean(x.resumed && x.opts.retryErrors);
+  return wrapForBatch(config, providers, {
+    dir: x.dir,
+    retryErrors,
+    detach: Boolean(x.opts.detach),
+    stop: x.stop,
+    onEvent,
+  });
+}
+
+/** Closes what the run opened: batching providers first (they wait for batch creations under way,
+ * which must reach the journal), then the cache, the run lock and the providers. */
+async function closeRun(
+  active: Providers,
+  providers: Providers,
+  cache: { close(): void } | undefined | null,
+  release: () => void,
+): Promise<void> {
+  const wrappers = Object.values(active).filter((p) => !Object.values(providers).includes(p));
+  await Promise.all(wrappers.map((p) => p.close?.()));
+  cache?.close();
+  release();
+  await closeProviders(providers);
 }
 
 /** A controller of the run's own, aborted with the caller's signal (and by the run itself: --detach). */
