@@ -43,32 +43,10 @@ export async function createOpenAIBatchBackend(
   config: ResolvedConfig,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<BatchBackend> {
-  const settings = resolveClientSettings(
-    {
-      provider: 'openai',
-      keyVar: 'OPENAI_API_KEY',
-      baseVar: 'OPENAI_BASE_URL',
-      keyOptionalAtCustomURL: true,
-    },
-    config,
-    env,
-  );
-  const { default: OpenAI, toFile } = await import('openai');
-  const { options } = sdkOptions({ ...settings, transport: 'fetch' });
-  const client = new OpenAI(
-    options as ConstructorParameters<typeof OpenAI>[0],
-  ) as unknown as FilesBatchesClient;
-  const wire = openaiWireFor(settings.baseURL);
+  const { client, toFile, wire } = await openaiClient(config, env);
   const lineOf = (customId: string, body: unknown) =>
     JSON.stringify({ custom_id: customId, method: 'POST', url: ENDPOINT, body });
-  const readLines = async (fileId: string | null | undefined): Promise<OutputLine[]> => {
-    if (!fileId) return [];
-    const text = await (await client.files.content(fileId)).text();
-    return text
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => JSON.parse(l) as OutputLine);
-  };
+  const readLines = (fileId: string | null | undefined) => outputLines(client, fileId);
   return {
     provider: 'openai',
     limits: vendorLimits.openai,
@@ -102,6 +80,40 @@ export async function createOpenAIBatchBackend(
     },
     async close() {},
   };
+}
+
+/** The `openai` SDK's client over the harness's settings (key, base URL, fetch transport), and the wire shape. */
+async function openaiClient(config: ResolvedConfig, env: NodeJS.ProcessEnv) {
+  const settings = resolveClientSettings(
+    {
+      provider: 'openai',
+      keyVar: 'OPENAI_API_KEY',
+      baseVar: 'OPENAI_BASE_URL',
+      keyOptionalAtCustomURL: true,
+    },
+    config,
+    env,
+  );
+  const { default: OpenAI, toFile } = await import('openai');
+  const { options } = sdkOptions({ ...settings, transport: 'fetch' });
+  const client = new OpenAI(
+    options as ConstructorParameters<typeof OpenAI>[0],
+  ) as unknown as FilesBatchesClient;
+  const wire = openaiWireFor(settings.baseURL);
+  return { client, toFile, wire };
+}
+
+/** A results file's lines (none when the batch has no such file). */
+async function outputLines(
+  client: FilesBatchesClient,
+  fileId: string | null | undefined,
+): Promise<OutputLine[]> {
+  if (!fileId) return [];
+  const text = await (await client.files.content(fileId)).text();
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as OutputLine);
 }
 
 function statusOf(b: OpenAIBatch): BatchStatus {
