@@ -19,7 +19,7 @@ import { effectiveSnapshot } from './spawn.ts';
  * the same retention plan and head+tail trim parity-narration applies to another agent's trails,
  * with the calls kept first-person — the other side of the superset-parity comparison.
  */
-export const inline = defineStrategy<{ replay: string }>({
+export const inline = defineStrategy({
   name: 'inline',
   description: "No split: the work is the receiving agent's own history (control arm).",
   seed: 'ledgerline: "if the research had run inline"; adr-0093: milk-auto, the primary continuing its own session (ReplayTrails)',

@@ -87,6 +87,29 @@ export interface ParamSpec {
 }
 
 /**
+ * A param spec as a strategy author writes it: the default's type follows `type`, an enum lists its
+ * values. defineStrategy infers the params' TypeScript type from these (ParamsOf), so there is no
+ * hand-kept twin type to drift from the spec.
+ */
+export type TypedParamSpec =
+  | { type: 'number'; default: number; description: string }
+  | { type: 'boolean'; default: boolean; description: string }
+  | { type: 'string'; default: string; description: string }
+  | { type: 'enum'; values: readonly string[]; default: string; description: string };
+
+/** The value type a param spec declares: number, boolean, string, or the union of an enum's values. */
+export type ParamValue<S> = S extends { type: 'number' }
+  ? number
+  : S extends { type: 'boolean' }
+    ? boolean
+    : S extends { type: 'enum'; values: readonly (infer V)[] }
+      ? V
+      : string;
+
+/** The params a strategy's `prepare` receives, inferred from its spec: `{ n: { type: 'number', … } }` → `{ n: number }`. */
+export type ParamsOf<S> = { -readonly [K in keyof S]: ParamValue<S[K]> };
+
+/**
  * A handoff strategy: its name, params and `prepare`, which turns a case into what the receiver sees
  * (docs/writing-a-strategy.md). Build one with defineStrategy.
  */
