@@ -57,7 +57,7 @@ export const inline = defineStrategy({
 });
 
 /** The source's messages as the receiver's own; a brief that opened a child session is dropped when the receiver has its own history. */
-function ownWork(messages: Message[], hasHistory: boolean): ChatMessage[] {
+function ownWork(messages: readonly Message[], hasHistory: boolean): ChatMessage[] {
   return replayable(messages.slice(briefLength(messages, hasHistory)));
 }
 
