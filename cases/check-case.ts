@@ -92,7 +92,7 @@ function checkAgainstTranscript(c: Case, fail: (field: string, detail: string) =
 }
 
 function checkCueItems(
-  items: { id: string; text: string; cues: string[] }[],
+  items: readonly { readonly id: string; readonly text: string; readonly cues: readonly string[] }[],
   field: string,
   fail: (field: string, detail: string) => never,
 ): void {

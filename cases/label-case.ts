@@ -48,7 +48,7 @@ export async function labelCaseFile(file: string, o: LabelOptions = {}): Promise
 
 /** Deterministic proposals, then (with a labeller) the model's, merged. */
 export async function proposalsFor(
-  sources: Transcript[],
+  sources: readonly Transcript[],
   o: LabelOptions & { caseId: string },
 ): Promise<Assertion[]> {
   const own = proposeLabels(sources);

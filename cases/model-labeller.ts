@@ -52,7 +52,10 @@ export interface LabellerOptions {
   caseId: string;
 }
 
-export async function modelProposals(sources: Transcript[], o: LabellerOptions): Promise<Assertion[]> {
+export async function modelProposals(
+  sources: readonly Transcript[],
+  o: LabellerOptions,
+): Promise<Assertion[]> {
   const at = o.spec.indexOf(':');
   const provider = at > 0 ? o.spec.slice(0, at) : o.spec;
   const model = at > 0 ? o.spec.slice(at + 1) : '';
@@ -111,7 +114,7 @@ function labellerFailure(err: unknown, spec: string): unknown {
 }
 
 /** What the agent wrote, message by message (labels are the agent's statements, not tool output). */
-function agentText(sources: Transcript[]): string {
+function agentText(sources: readonly Transcript[]): string {
   const parts: string[] = [];
   sources.forEach((t, s) =>
     t.messages.forEach((m, i) => {
@@ -122,7 +125,7 @@ function agentText(sources: Transcript[]): string {
   return parts.join('\n\n').slice(0, 400_000);
 }
 
-function accepted(input: unknown, sources: Transcript[], spec: string): Assertion[] {
+function accepted(input: unknown, sources: readonly Transcript[], spec: string): Assertion[] {
   if (!validate(input)) {
     throw new HarnessError(
       'labeller_invalid',

@@ -82,7 +82,7 @@ const stopwords = new Set(
   ),
 );
 
-export function proposeLabels(sources: Transcript[]): Assertion[] {
+export function proposeLabels(sources: readonly Transcript[]): Assertion[] {
   const out: Assertion[] = [];
   const seen = new Set<string>();
   sources.forEach((t) => {
@@ -159,7 +159,7 @@ export function sentencesOf(text: string): string[] {
   return out;
 }
 
-function lastTextMessage(messages: Message[]): number {
+function lastTextMessage(messages: readonly Message[]): number {
   for (let i = messages.length - 1; i >= 0; i--)
     if (messages[i]!.role === 'assistant' && messages[i]!.text) return i;
   return -1;

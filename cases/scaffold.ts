@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { Direction, Message, Transcript } from '../harness/core/index.ts';
+import type { Direction, Draft, Message, Transcript } from '../harness/core/index.ts';
 import { InputError } from '../harness/core/errors.ts';
 import { importTranscript, type ImportFormat, type ImportResult } from '../harness/importers/index.ts';
 import { proposeLabels } from './propose-labels.ts';
@@ -104,7 +104,7 @@ function spawnParts(t: Transcript, o: ScaffoldOptions): Record<string, unknown> 
   return { source: strip({ ...t, messages: t.messages.slice(0, at + 1) }), spawnCallId: callId };
 }
 
-function indexOfCall(messages: Message[], callId: string): number {
+function indexOfCall(messages: readonly Message[], callId: string): number {
   const at = messages.findIndex((m) => m.toolCalls?.some((c) => c.id === callId));
   if (at < 0) throw new InputError('no_call', `--call: no tool call "${callId}" in the session`);
   return at;
@@ -115,8 +115,8 @@ function indexOfCall(messages: Message[], callId: string): number {
  * (pending: the return supplies its result); sibling calls made alongside it are left out, since
  * their results belong to other children.
  */
-function upToCall(messages: Message[], at: number, callId: string): Message[] {
-  const head = messages.slice(0, at + 1).map((m) => ({ ...m }));
+function upToCall(messages: readonly Message[], at: number, callId: string): Message[] {
+  const head = messages.slice(0, at + 1).map((m): Draft<Message> => ({ ...m }));
   const last = head[head.length - 1]!;
   last.toolCalls = last.toolCalls!.filter((c) => c.id === callId);
   return head;

@@ -13,7 +13,13 @@ export { defineConfig } from './config/define-config.ts';
 export { resolveConfig } from './config/resolve-config.ts';
 export { configDefaults } from './config/defaults.ts';
 export { sweep, sweepArmName, type SweepGrid, type SweepOptions } from './config/sweep.ts';
-export { defineStrategy, resolveParams } from '../strategies/define.ts';
+export {
+  defineParams,
+  defineStrategy,
+  resolveParams,
+  type ParamSpecs,
+  type StrategyDefinition,
+} from '../strategies/define.ts';
 export { strategies, getStrategy, type StrategyName } from '../strategies/index.ts';
 export {
   checkStrategy,

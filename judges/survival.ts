@@ -18,7 +18,11 @@ export function markOf(a: Assertion, text: TextIndex): SurvivalMark {
   return 'overstated';
 }
 
-export function survival(assertions: Assertion[], payload: string, answer: string): SurvivalResult[] {
+export function survival(
+  assertions: readonly Assertion[],
+  payload: string,
+  answer: string,
+): SurvivalResult[] {
   const p = indexText(payload);
   const ans = indexText(answer);
   return assertions.map((a) => ({

@@ -2,7 +2,7 @@ import type { ChatMessage } from '../harness/core/index.ts';
 import { messagesTokens, countTokens } from '../harness/core/tokens.ts';
 import { defineStrategy } from './define.ts';
 import { attachReturn, finishHandoff, receiverHistory } from './compose.ts';
-import { allMarkers, buildBrick, fencedBrick, type BrickSwitches } from './brick.ts';
+import { allMarkers, buildBrick, fencedBrick } from './brick.ts';
 import { framings } from './framing.ts';
 
 /**
@@ -17,15 +17,7 @@ import { framings } from './framing.ts';
  * text messages dropped to fit the budget). The brick is orientation in the system prompt and — as
  * ADR 0029 did — its size is subtracted from the message budget.
  */
-export const brickOnly = defineStrategy<
-  {
-    resultCap: number;
-    contextBudgetChars: number;
-    markers: boolean;
-    framing: string;
-    history: string;
-  } & BrickSwitches
->({
+export const brickOnly = defineStrategy({
   name: 'brick-only',
   description: "ADR 0029's bounded summary brick (and the session's text, without tool evidence).",
   seed: 'adr-0093 Context 1–5: "silent 500-char result cap, oldest turns dropped first at context_budget_chars"',

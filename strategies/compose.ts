@@ -1,6 +1,7 @@
 import type {
   Case,
   ChatMessage,
+  Draft,
   Message,
   SimHints,
   StrategyContext,
@@ -23,7 +24,7 @@ export function replayable(messages: readonly Message[]): ChatMessage[] {
     for (const r of m.toolResults ?? []) if (calls.has(r.callId)) answered.add(r.callId);
   const out: ChatMessage[] = [];
   for (const m of messages) {
-    const chat = toChat(m);
+    const chat: Draft<ChatMessage> = toChat(m);
     const orphans = (m.toolCalls ?? []).filter((c) => !answered.has(c.id));
     const strays = (m.toolResults ?? []).filter((r) => !calls.has(r.callId));
     if (orphans.length) chat.toolCalls = m.toolCalls!.filter((c) => answered.has(c.id));
@@ -50,7 +51,7 @@ export function receiverHistory(ctx: StrategyContext): ChatMessage[] {
  * other source fields dropped).
  */
 export function toChat(m: ChatMessage): ChatMessage {
-  const out: ChatMessage = { role: m.role };
+  const out: Draft<ChatMessage> = { role: m.role };
   if (m.text !== undefined) out.text = m.text;
   if (m.toolCalls) out.toolCalls = m.toolCalls;
   if (m.toolResults) out.toolResults = m.toolResults;
@@ -102,7 +103,7 @@ export function simHintsOf(c: Case): SimHints {
 }
 
 /** The tool calls of the history's last message when it is an assistant message still waiting for them. */
-function pendingCalls(history: ChatMessage[]): ToolCall[] {
+function pendingCalls(history: readonly ChatMessage[]): readonly ToolCall[] {
   const last = history[history.length - 1];
   if (!last || last.role !== 'assistant' || !last.toolCalls?.length) return [];
   return last.toolCalls;

@@ -1,9 +1,31 @@
-import type { ParamSpec, Strategy } from '../harness/core/index.ts';
+import type { ParamSpec, ParamValue, ParamsOf, Strategy, TypedParamSpec } from '../harness/core/index.ts';
 import { InputError } from '../harness/core/errors.ts';
 
-/** Typed identity helper: a strategy is a plain object (name, params with defaults, prepare). */
-export function defineStrategy<P extends Record<string, unknown>>(strategy: Strategy<P>): Strategy<P> {
+/** A strategy's param specs, keyed by param name. */
+export type ParamSpecs = Record<string, TypedParamSpec>;
+
+/**
+ * What defineStrategy takes: a strategy whose params' type is inferred from its spec. An enum's default
+ * must be one of its values.
+ */
+export type StrategyDefinition<S extends ParamSpecs> = Omit<Strategy<ParamsOf<S>>, 'params'> & {
+  params: S & { [K in keyof S]: { default: ParamValue<S[K]> } };
+};
+
+/**
+ * Typed identity helper: a strategy is a plain object (name, params with defaults, prepare). The
+ * params `prepare` receives are typed from the spec — `{ n: { type: 'number', default: 3, … } }` gives
+ * `params.n: number`, an enum the union of its values — so no twin type is written by hand.
+ */
+export function defineStrategy<const S extends ParamSpecs>(
+  strategy: StrategyDefinition<S>,
+): Strategy<ParamsOf<S>> {
   return strategy;
+}
+
+/** Typed identity helper for a spec shared by a strategy and its helpers: `ParamsOf<typeof spec>` types them. */
+export function defineParams<const S extends ParamSpecs>(specs: S): S {
+  return specs;
 }
 
 /** Defaults < given params; unknown names and wrong types fail with the valid list. */

@@ -12,7 +12,7 @@ import { lastAssistantText } from '../harness/core/transcript/view.ts';
  * last assistant message that carries text: a session that ended on a bare tool call returns the
  * text before it, and one with no text at all returns a line saying so.
  */
-export const finalMessage = defineStrategy<Record<string, never>>({
+export const finalMessage = defineStrategy({
   name: 'final-message',
   description:
     "The source agent's last assistant message as the return (the spawn call's result), nothing else.",

@@ -10,7 +10,7 @@ import { renderTranscript } from './render.ts';
  * spawn call); `as: 'messages'` appends the source's messages as they were instead (the pending spawn
  * call is closed first, so no call is left without its result). Nothing is cut, so no markers.
  */
-export const fullTranscript = defineStrategy<{ as: string }>({
+export const fullTranscript = defineStrategy({
   name: 'full-transcript',
   description: "The source agent's entire working transcript, appended to the receiver's messages.",
   seed: 'ledgerline: "it returned its entire working transcript, 28,100 tokens of it, as a single string"',

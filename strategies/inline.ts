@@ -19,7 +19,7 @@ import { effectiveSnapshot } from './spawn.ts';
  * the same retention plan and head+tail trim parity-narration applies to another agent's trails,
  * with the calls kept first-person — the other side of the superset-parity comparison.
  */
-export const inline = defineStrategy<{ replay: string }>({
+export const inline = defineStrategy({
   name: 'inline',
   description: "No split: the work is the receiving agent's own history (control arm).",
   seed: 'ledgerline: "if the research had run inline"; adr-0093: milk-auto, the primary continuing its own session (ReplayTrails)',
@@ -57,7 +57,7 @@ export const inline = defineStrategy<{ replay: string }>({
 });
 
 /** The source's messages as the receiver's own; a brief that opened a child session is dropped when the receiver has its own history. */
-function ownWork(messages: Message[], hasHistory: boolean): ChatMessage[] {
+function ownWork(messages: readonly Message[], hasHistory: boolean): ChatMessage[] {
   return replayable(messages.slice(briefLength(messages, hasHistory)));
 }
 

@@ -1,6 +1,6 @@
-import type { Case, ChatMessage, ModelResponse, StrategyContext } from '../harness/core/index.ts';
+import type { Case, ChatMessage, ModelResponse, ParamsOf, StrategyContext } from '../harness/core/index.ts';
 import { messagesTokens } from '../harness/core/tokens.ts';
-import { defineStrategy } from './define.ts';
+import { defineParams, defineStrategy } from './define.ts';
 import { briefLength, closePendingCall, finishHandoff, receiverHistory, simHintsOf } from './compose.ts';
 import { adr0093Brick, buildBrick, fencedBrick } from './brick.ts';
 import { framings } from './framing.ts';
@@ -12,16 +12,55 @@ import { receiverAgentOf, sessionShapeOf } from '../harness/core/transcript/sess
 
 export { receiverAgentOf } from '../harness/core/transcript/session-shape.ts';
 
-export interface ParityParams extends Record<string, unknown> {
-  expandTurns: number;
-  retainBytes: number;
-  retainedResultCap: number;
-  contextBudgetChars: number;
-  resultCap: number;
-  middle: MiddlePolicy;
-  middleSummaryTokens: number;
-  framing: 'auto' | 'owner' | 'continuity' | 'handoff';
-}
+const parityParams = defineParams({
+  expandTurns: {
+    type: 'number',
+    default: 2,
+    description: 'newest turns with tool activity shown in full (ADR 0093 A: newest-2 expansion)',
+  },
+  retainBytes: {
+    type: 'number',
+    default: 160 * 1024,
+    description:
+      'newest-first byte budget for trail content, expanded turns included; older turns become manifest lines (ADR 0093 A: 160KB)',
+  },
+  retainedResultCap: {
+    type: 'number',
+    default: 1500,
+    description: 'characters kept of each result in a retained (not expanded) turn, with a marker',
+  },
+  contextBudgetChars: {
+    type: 'number',
+    default: 3000,
+    description: 'TL;DR brick budget in characters (ADR 0093 B: context_budget_chars 12000 → 3000)',
+  },
+  resultCap: {
+    type: 'number',
+    default: 1500,
+    description: 'per-result cap inside the brick (ADR 0093 C: 500 → 1500)',
+  },
+  middle: {
+    type: 'enum',
+    values: ['drop', 'summarize'],
+    default: 'drop',
+    description:
+      'over budget, the middle of the session is dropped with a marker or summarised by the source model (ADR 0093 B)',
+  },
+  middleSummaryTokens: {
+    type: 'number',
+    default: 800,
+    description: 'token budget of a middle summary (middle: summarize)',
+  },
+  framing: {
+    type: 'enum',
+    values: ['auto', 'owner', 'continuity', 'handoff'],
+    default: 'auto',
+    description:
+      "auto: owner framing when the transcript shows the session was the receiver's from its first turn with no hand-off brief, else continuity; 'handoff' is the legacy reviewer framing, for ablation",
+  },
+});
+/** The params prepare receives, inferred from the spec. */
+export type ParityParams = ParamsOf<typeof parityParams>;
 
 /**
  * ADR 0093 — escalation context parity ("summary as index, transcript as ground truth"):
@@ -41,7 +80,7 @@ export interface ParityParams extends Record<string, unknown> {
  *   real hand-off;
  *   the legacy reviewer framing only as `framing: 'handoff'`, for ablation.
  */
-export const parityNarration = defineStrategy<ParityParams>({
+export const parityNarration = defineStrategy({
   name: 'parity-narration',
   description:
     "ADR 0093 A–D: the other agent's trails narrated into the receiver's history under the shared retention plan, budget parity, head+tail trim, TL;DR brick, session-shape framing.",
@@ -53,53 +92,7 @@ export const parityNarration = defineStrategy<ParityParams>({
       retainedResultCap: p.retainedResultCap,
     }),
   },
-  params: {
-    expandTurns: {
-      type: 'number',
-      default: 2,
-      description: 'newest turns with tool activity shown in full (ADR 0093 A: newest-2 expansion)',
-    },
-    retainBytes: {
-      type: 'number',
-      default: 160 * 1024,
-      description:
-        'newest-first byte budget for trail content, expanded turns included; older turns become manifest lines (ADR 0093 A: 160KB)',
-    },
-    retainedResultCap: {
-      type: 'number',
-      default: 1500,
-      description: 'characters kept of each result in a retained (not expanded) turn, with a marker',
-    },
-    contextBudgetChars: {
-      type: 'number',
-      default: 3000,
-      description: 'TL;DR brick budget in characters (ADR 0093 B: context_budget_chars 12000 → 3000)',
-    },
-    resultCap: {
-      type: 'number',
-      default: 1500,
-      description: 'per-result cap inside the brick (ADR 0093 C: 500 → 1500)',
-    },
-    middle: {
-      type: 'enum',
-      values: ['drop', 'summarize'],
-      default: 'drop',
-      description:
-        'over budget, the middle of the session is dropped with a marker or summarised by the source model (ADR 0093 B)',
-    },
-    middleSummaryTokens: {
-      type: 'number',
-      default: 800,
-      description: 'token budget of a middle summary (middle: summarize)',
-    },
-    framing: {
-      type: 'enum',
-      values: ['auto', 'owner', 'continuity', 'handoff'],
-      default: 'auto',
-      description:
-        "auto: owner framing when the transcript shows the session was the receiver's from its first turn with no hand-off brief, else continuity; 'handoff' is the legacy reviewer framing, for ablation",
-    },
-  },
+  params: parityParams,
   async prepare(ctx, params) {
     const t = ctx.case.source;
     // Keyed to the session's shape as the transcript shows it (its agents and turns), not to a label.

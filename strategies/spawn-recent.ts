@@ -9,7 +9,7 @@ import { deepFreeze, effectiveSnapshot, lastTurns } from './spawn.ts';
  * (the same immutable snapshot as `spawn-all`, cut at a segment boundary), with the effective
  * compaction summary in front when the cut leaves it out (ADR 0056).
  */
-export const spawnRecent = defineStrategy<{ n: number }>({
+export const spawnRecent = defineStrategy({
   name: 'spawn-recent',
   description: "Spawned child with the last n turns of the parent's effective dialogue.",
   seed: 'child-agent-context-selection: "positive decimal values copy an immutable selection of effective parent dialogue"; ADR 0056 "full or recent-turn copies include effective anchored summaries"',

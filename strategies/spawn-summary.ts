@@ -12,7 +12,7 @@ import { deepFreeze, effectiveSnapshot } from './spawn.ts';
  * system-role block that says it is generated background, not instructions. No verbatim tail of the
  * parent dialogue is copied. It costs one model call (purpose `background`), accounted in the stats.
  */
-export const spawnSummary = defineStrategy<{ maxTokens: number }>({
+export const spawnSummary = defineStrategy({
   name: 'spawn-summary',
   description: 'Spawned child with task-focused generated background placed right before its task.',
   seed: 'child-agent-context-selection: "summary supplies task-focused generated background without a verbatim tail" / "Generated background lives in the child transcript immediately before the authoritative initial task"',

@@ -1,4 +1,4 @@
-import type { Message, Transcript } from '../harness/core/index.ts';
+import type { Draft, Message, Transcript } from '../harness/core/index.ts';
 import { computeView } from '../harness/core/transcript/view.ts';
 
 /**
@@ -54,7 +54,7 @@ export function effectiveSnapshot(source: Transcript, spawnCallId: string | unde
       return keep;
     });
     const results = (m.toolResults ?? []).filter((r) => kept.has(r.callId));
-    const copy: Message = { ...m, toolCalls: calls, toolResults: results };
+    const copy: Draft<Message> = { ...m, toolCalls: calls, toolResults: results };
     if (!calls.length) delete copy.toolCalls;
     if (!results.length) delete copy.toolResults;
     if ((copy.text ?? '').trim() !== '' || copy.toolCalls || copy.toolResults || copy.compacted)
@@ -76,7 +76,7 @@ export function effectiveSnapshot(source: Transcript, spawnCallId: string | unde
  * selection does not already start with it (ADR 0056: recent-turn copies include effective summaries).
  */
 export function lastTurns(messages: readonly Message[], n: number): Message[] {
-  const view = computeView(messages as Message[]);
+  const view = computeView(messages);
   if (n <= 0) return summaryOf(messages);
   const turns = view.turns;
   let from = turns.length > n ? turns[turns.length - n]!.start : 0;

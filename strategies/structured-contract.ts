@@ -1,6 +1,12 @@
-import type { ChatMessage, ModelResponse, StrategyContext, Transcript } from '../harness/core/index.ts';
+import type {
+  ChatMessage,
+  ModelResponse,
+  ParamsOf,
+  StrategyContext,
+  Transcript,
+} from '../harness/core/index.ts';
 import { SubagentContractError } from '../harness/core/errors.ts';
-import { defineStrategy } from './define.ts';
+import { defineParams, defineStrategy } from './define.ts';
 import { attachReturn, finishHandoff, receiverHistory, simHintsOf, toChat } from './compose.ts';
 import { framings } from './framing.ts';
 import { researchResultSpec, validateResearchResult, type ResearchResult } from './contract-schema.ts';
@@ -8,12 +14,31 @@ import { applyGuards, type GuardFlag } from './contract-guards.ts';
 import { mergeContracts } from './contract-merge.ts';
 import { createSpanServer, fetchTranscriptSpanSpec, renderContract } from './contract-render.ts';
 
-export interface ContractParams extends Record<string, unknown> {
-  maxRetries: number;
-  renderBudgetTokens: number;
-  transcriptRef: boolean;
-  maxTokens: number;
-}
+const contractParams = defineParams({
+  maxRetries: {
+    type: 'number',
+    default: 2,
+    description: 'retries after a rejected record before SubagentContractError (ledgerline: max_retries=2)',
+  },
+  renderBudgetTokens: {
+    type: 'number',
+    default: 1200,
+    description:
+      "the parent rendering's budget per child record; only index lists shrink, with markers (ledgerline: ~1.2k tokens; four merged ≈ 5k)",
+  },
+  transcriptRef: {
+    type: 'boolean',
+    default: true,
+    description: 'store the transcript, set transcript_ref and give the receiver fetch_transcript_span',
+  },
+  maxTokens: {
+    type: 'number',
+    default: 2000,
+    description: "max output tokens of each contract call (ledgerline's child spent ≈900 filling it)",
+  },
+});
+/** The params prepare receives, inferred from the spec. */
+export type ContractParams = ParamsOf<typeof contractParams>;
 
 /**
  * Ledgerline's structured return contract. The source model must return the `research_result` record
@@ -26,34 +51,12 @@ export interface ContractParams extends Record<string, unknown> {
  * `fetch_transcript_span(ref, tool_call_id)` tool. With several children (`case.sources`), each fills
  * its own contract and the records are merged mechanically (strategies/contract-merge.ts).
  */
-export const structuredContract = defineStrategy<ContractParams>({
+export const structuredContract = defineStrategy({
   name: 'structured-contract',
   description:
     'The source returns a schema-validated research_result record (forced tool call, retries, guards); the receiver gets its rendering and a fetch_transcript_span tool.',
   seed: 'ledgerline: "Specify the fields, and let the schema do the work" — child.run(brief, forced_tool="research_result", max_retries=2); render_for_parent(result) ~1.2k tokens',
-  params: {
-    maxRetries: {
-      type: 'number',
-      default: 2,
-      description: 'retries after a rejected record before SubagentContractError (ledgerline: max_retries=2)',
-    },
-    renderBudgetTokens: {
-      type: 'number',
-      default: 1200,
-      description:
-        "the parent rendering's budget per child record; only index lists shrink, with markers (ledgerline: ~1.2k tokens; four merged ≈ 5k)",
-    },
-    transcriptRef: {
-      type: 'boolean',
-      default: true,
-      description: 'store the transcript, set transcript_ref and give the receiver fetch_transcript_span',
-    },
-    maxTokens: {
-      type: 'number',
-      default: 2000,
-      description: "max output tokens of each contract call (ledgerline's child spent ≈900 filling it)",
-    },
-  },
+  params: contractParams,
   // Live mode: the child knows from its first turn (the seed's effect — "a child which knows it must
   // fill coverage and unresolved spends a little of its reasoning budget on bookkeeping").
   sourceNotice: () => contractNotice,

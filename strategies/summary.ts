@@ -11,7 +11,7 @@ import { framings } from './framing.ts';
  * source model's compression, which is the point of the arm: confident claims survive, caveats
  * mostly do not (ledgerline: 96% / 31% / 24%).
  */
-export const summary = defineStrategy<{ maxTokens: number }>({
+export const summary = defineStrategy({
   name: 'summary',
   description: 'The source model summarises its own findings in under N tokens; the summary is handed over.',
   seed: 'ledgerline: "a final turn asking the child to summarise its findings in under 400 tokens"',

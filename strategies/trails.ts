@@ -81,7 +81,7 @@ export function trailBytes(turn: Turn, resultCap: number): number {
   return n;
 }
 
-function turnIndexOf(turns: Turn[], length: number): Int32Array {
+function turnIndexOf(turns: readonly Turn[], length: number): Int32Array {
   const out = new Int32Array(length);
   for (const t of turns) out.fill(t.index, t.start, t.end);
   return out;

@@ -1,6 +1,6 @@
 import { writeFileAtomic } from '../../harness/core/atomic-write.ts';
 import { join } from 'node:path';
-import type { Assertion, ClaimLocation, Message, Transcript } from '../../harness/core/index.ts';
+import type { Assertion, ClaimLocation, Draft, Message, Transcript } from '../../harness/core/index.ts';
 import { importTranscript } from '../../harness/importers/index.ts';
 import { indexText, matchClaim } from '../../harness/core/text/cues.ts';
 
@@ -35,14 +35,14 @@ export function load(dir: string, file: string): Transcript {
 
 /** Drops importer metadata that names local paths; keeps the counts. */
 export function clean(t: Transcript, keep: { id?: string; meta?: Record<string, unknown> } = {}): Transcript {
-  const out: Transcript = { agents: t.agents, messages: t.messages.map(cleanMessage) };
+  const out: Draft<Transcript> = { agents: t.agents, messages: t.messages.map(cleanMessage) };
   if (keep.id) out.id = keep.id;
   if (keep.meta) out.meta = keep.meta;
   return out;
 }
 
 function cleanMessage(m: Message): Message {
-  const out: Message = { role: m.role };
+  const out: Draft<Message> = { role: m.role };
   if (m.agent !== undefined) out.agent = m.agent;
   if (m.text !== undefined) out.text = m.text;
   if (m.toolCalls) out.toolCalls = m.toolCalls;

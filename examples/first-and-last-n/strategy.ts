@@ -18,7 +18,7 @@ import {
  * The cut falls on segment boundaries (`viewOf(t).segments`: an assistant message together with the
  * messages carrying its tool results), so no tool call is separated from its result.
  */
-export const firstAndLastN = defineStrategy<{ n: number }>({
+export const firstAndLastN = defineStrategy({
   name: 'first-and-last-n',
   description:
     'The child returns its first and last n messages as one string; the middle is omitted with a marker.',

@@ -17,7 +17,7 @@ import {
  * these calls), results fenced as quoted data and capped at `resultCap` characters with a marker.
  * The question it asks: is the evidence enough without the primary's own account of it?
  */
-export const toolResultsOnly = defineStrategy<{ resultCap: number; errors: boolean }>({
+export const toolResultsOnly = defineStrategy({
   name: 'tool-results-only',
   description:
     "Escalation with the primary's tool calls and results only (narrated, fenced, capped), none of its text.",

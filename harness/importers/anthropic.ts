@@ -1,4 +1,4 @@
-import type { ToolCall, ToolResult, Transcript } from '../core/index.ts';
+import type { Draft, ToolCall, ToolResult, Transcript } from '../core/index.ts';
 import { countSkip, makeTranscript, TranscriptBuilder, type Skipped } from './builder.ts';
 import type { JsonPath } from './json-locate.ts';
 import type { FormatImporter } from './importer.ts';
@@ -65,7 +65,7 @@ function convertBlock(
     case 'tool_result': {
       if (role !== 'user') fail([], 'tool_result block in an assistant message');
       if (typeof block.tool_use_id !== 'string') fail([], 'tool_result without tool_use_id');
-      const result: ToolResult = {
+      const result: Draft<ToolResult> = {
         callId: block.tool_use_id,
         content: resultText(block.content, (p, d) => fail(['content', ...p], d)),
       };

@@ -1,4 +1,11 @@
-import type { Message, ToolCall, ToolResult, Transcript } from '../core/index.ts';
+import type { AgentInfo, Draft, Message, ToolCall, ToolResult, Transcript } from '../core/index.ts';
+
+/**
+ * A message an importer is still filling: its fields and its result list writable (a later record may
+ * complete it: a result's error flag, an appended error observation, a compaction summary's text). It is
+ * returned as a readonly Message once makeTranscript builds the Transcript.
+ */
+export type MessageDraft = Omit<Draft<Message>, 'toolResults'> & { toolResults?: Draft<ToolResult>[] };
 
 /** What an importer dropped, by kind (`thinking`, `attachment:hook_success`, `truncated_line`, …). */
 export type Skipped = Record<string, number>;
@@ -16,7 +23,7 @@ export function countSkip(skipped: Skipped, kind: string, n = 1): void {
  * pairs with the earliest still-unanswered call carrying that original id.
  */
 export class TranscriptBuilder {
-  readonly messages: Message[] = [];
+  readonly messages: MessageDraft[] = [];
   private readonly waiting = new Map<string, string[]>();
   private readonly issued = new Set<string>();
 
@@ -35,7 +42,7 @@ export class TranscriptBuilder {
   /** Returns the calls as stored (ids made unique). Empty messages (no text, no calls) are not kept. */
   assistant(text: string | undefined, calls: ToolCall[], agent = this.agent): ToolCall[] {
     const stored = calls.map((c) => ({ ...c, id: this.issue(c.id) }));
-    const message: Message = { role: 'assistant', agent };
+    const message: MessageDraft = { role: 'assistant', agent };
     if (text !== undefined && text.trim() !== '') message.text = text;
     if (stored.length > 0) message.toolCalls = stored;
     if (message.text !== undefined || message.toolCalls) this.messages.push(message);
@@ -52,7 +59,7 @@ export class TranscriptBuilder {
 
   /** The same, for a result built by the format (flags such as `cleared` kept). */
   addResult(r: ToolResult, agent = this.agent): void {
-    const result: ToolResult = { ...r, callId: this.resolve(r.callId) };
+    const result: Draft<ToolResult> = { ...r, callId: this.resolve(r.callId) };
     if (!result.isError) delete result.isError;
     const last = this.messages.at(-1);
     if (last && last.role === 'user' && last.toolResults && last.text === undefined && !last.compacted) {
@@ -63,7 +70,7 @@ export class TranscriptBuilder {
   }
 
   /** The last result stored for a call (by original id, so a `#n`-suffixed duplicate counts too). */
-  findResult(callId: string): ToolResult | undefined {
+  findResult(callId: string): Draft<ToolResult> | undefined {
     for (let i = this.messages.length - 1; i >= 0; i--) {
       const results = this.messages[i]!.toolResults ?? [];
       for (let j = results.length - 1; j >= 0; j--) {
@@ -100,7 +107,7 @@ export interface TranscriptCounts {
 }
 
 /** Counts one transcript (children not included); a result pairs only with a call made before it. */
-export function transcriptCounts(messages: Message[]): TranscriptCounts {
+export function transcriptCounts(messages: readonly Message[]): TranscriptCounts {
   const called = new Set<string>();
   const answered = new Set<string>();
   let toolCalls = 0;
@@ -136,15 +143,15 @@ export interface TranscriptParts {
   format: string;
   file: string;
   id?: string;
-  agents: Transcript['agents'];
-  children?: Record<string, Transcript>;
+  agents: Readonly<Record<string, AgentInfo>>;
+  children?: Readonly<Record<string, Transcript>>;
   /** Format-specific extras merged into meta (system prompt, away summaries, instance ids…). */
   meta?: Record<string, unknown>;
 }
 
 /** Assembles a Transcript and records its own counts in meta (children count themselves). */
-export function makeTranscript(messages: Message[], parts: TranscriptParts): Transcript {
-  const transcript: Transcript = { messages, agents: parts.agents };
+export function makeTranscript(messages: readonly Message[], parts: TranscriptParts): Transcript {
+  const transcript: Draft<Transcript> = { messages, agents: parts.agents };
   if (parts.id !== undefined) transcript.id = parts.id;
   if (parts.children && Object.keys(parts.children).length > 0) transcript.children = parts.children;
   const meta: Record<string, unknown> = { format: parts.format, file: parts.file };
@@ -165,7 +172,7 @@ export class ResponseGrouper {
   private agent: string | undefined;
   private texts: string[] = [];
   private calls: ToolCall[] = [];
-  private results: ToolResult[] = [];
+  private results: Draft<ToolResult>[] = [];
 
   constructor(private readonly builder: TranscriptBuilder) {}
 
@@ -184,7 +191,7 @@ export class ResponseGrouper {
   }
 
   /** The held-back result for a call, so a later record can amend it (OpenHands orphan errors). */
-  heldResult(callId: string): ToolResult | undefined {
+  heldResult(callId: string): Draft<ToolResult> | undefined {
     return this.results.find((r) => r.callId === callId);
   }
 

@@ -1,7 +1,7 @@
 import { ImportError } from '../core/errors.ts';
 import type { Message } from '../core/index.ts';
 import { convertBlocks, type Fail } from './anthropic.ts';
-import { countSkip, ResponseGrouper, TranscriptBuilder, type Skipped } from './builder.ts';
+import { countSkip, ResponseGrouper, TranscriptBuilder, type MessageDraft, type Skipped } from './builder.ts';
 import { formatPath } from './json-locate.ts';
 import { isRecord, stringify, type JsonlLine } from './source.ts';
 
@@ -48,7 +48,7 @@ class ChainConverter {
     compactions: 0,
   };
   /** A compact_boundary placeholder waiting for the isCompactSummary line that carries its text. */
-  private boundary: Message | undefined;
+  private boundary: MessageDraft | undefined;
 
   constructor(
     private readonly file: string,

@@ -34,8 +34,10 @@ export const importClaudeCode: FormatImporter = (path, _options, skipped) => {
     { sessionId, version: versionOf(lines) },
   );
   // Imported on its own, a subagent's siblings are other subagents of the parent, not leftovers.
-  if (main.length > 0) linker.reportUnlinked(transcript);
-  return transcript;
+  const unlinked = main.length > 0 ? linker.reportUnlinked() : [];
+  return unlinked.length > 0 && transcript.meta
+    ? { ...transcript, meta: { ...transcript.meta, unlinkedSubagents: unlinked } }
+    : transcript;
 };
 
 /** A directory names a session: `<id>/` beside `<id>.jsonl` (v2.1 layout), or a folder holding one session file. */
@@ -123,11 +125,10 @@ class ChildLinker {
   }
 
   /** Subagent sessions no call spawned (warm-ups, compaction helpers): counted and listed, not imported. */
-  reportUnlinked(root: Transcript): void {
+  reportUnlinked(): string[] {
     const unlinked = this.pool.filter((s) => !this.used.has(s));
     countSkip(this.skipped, 'unlinked_subagent', unlinked.length);
-    if (unlinked.length > 0 && root.meta)
-      root.meta.unlinkedSubagents = unlinked.map((s) => s.agentId ?? s.file);
+    return unlinked.map((s) => s.agentId ?? s.file);
   }
 }
 

@@ -176,8 +176,7 @@ function linkChildren(
     for (let n = 2; taken.has(name) || name === 'main'; n++) name = `${call.name}-${n}`;
     taken.add(name);
     const child = convertSession(path, skipped, name, depth + 1);
-    child.meta = { ...child.meta, spawnedBy: call.id, agentId };
-    children[call.id] = child;
+    children[call.id] = { ...child, meta: { ...child.meta, spawnedBy: call.id, agentId } };
   }
   return children;
 }

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { ToolCall, Transcript } from '../core/index.ts';
+import type { AgentInfo, ToolCall, Transcript } from '../core/index.ts';
 import { countSkip, makeTranscript, TranscriptBuilder, type Skipped } from './builder.ts';
 import type { FormatImporter } from './importer.ts';
 import type { JsonPath } from './json-locate.ts';
@@ -48,7 +48,7 @@ class SweConversion {
     history.forEach((e, i) => this.entry(e, ['history', i]));
     const info = isRecord(root.info) ? root.info : {};
     const model = replayModel(root.replay_config);
-    const agents: Transcript['agents'] = {};
+    const agents: Record<string, AgentInfo> = {};
     for (const name of this.agentNames.size > 0 ? this.agentNames : ['main'])
       agents[name] = { role: 'primary', ...(model ? { model } : {}) };
     return makeTranscript(this.b.messages, {

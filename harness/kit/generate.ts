@@ -1,4 +1,4 @@
-import type { Message, Transcript } from '../core/index.ts';
+import type { AgentInfo, Draft, Message, Transcript } from '../core/index.ts';
 import { rngFor } from '../providers/sim/rng.ts';
 
 /**
@@ -97,7 +97,7 @@ export function buildTranscript(turns: TurnSpec[], opts: { receiverSteps?: boole
         spec,
         call: { id: `c${++c}`, name: tools[spec.tool]!, input: { path: `src/file-${c}.ts`, n: c } },
       }));
-      const msg: Message = { role: 'assistant', agent };
+      const msg: Draft<Message> = { role: 'assistant', agent };
       if (step.text || calls.length === 0)
         msg.text = `note M${++m}: ${step.text ? 'working on it' : 'thinking'}.`;
       if (calls.length) msg.toolCalls = calls.map((x) => x.call);
@@ -118,7 +118,7 @@ export function buildTranscript(turns: TurnSpec[], opts: { receiverSteps?: boole
     if (turn.finalText)
       messages.push({ role: 'assistant', agent: primaryAgent, text: `note M${++m}: done with item ${t}.` });
   });
-  const agents: Transcript['agents'] = { [primaryAgent]: { role: 'primary' } };
+  const agents: Record<string, AgentInfo> = { [primaryAgent]: { role: 'primary' } };
   if (opts.receiverSteps) agents[receiverAgent] = { role: 'escalation' };
   return { id: 'generated', messages, agents };
 }

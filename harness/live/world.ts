@@ -26,7 +26,7 @@ export interface MaterializedWorld {
 
 export interface TableInfo {
   name: string;
-  columns: string[];
+  columns: readonly string[];
   rows: number;
 }
 

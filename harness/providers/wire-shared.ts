@@ -1,7 +1,10 @@
-import type { ChatMessage, ToolCall, ToolResult } from '../core/index.ts';
+import type { ChatMessage, Draft, ToolCall, ToolResult } from '../core/index.ts';
 
-/** A message ready for a wire format, with the index of the last request message it came from. */
-export interface WireMessage extends ChatMessage {
+/**
+ * A message ready for a wire format, with the index of the last request message it came from: a fresh
+ * copy normalizeMessages may still change (the request's own messages are never changed).
+ */
+export interface WireMessage extends Draft<ChatMessage> {
   last: number;
 }
 
@@ -71,7 +74,7 @@ function pairRun(out: WireMessage[], i: number): void {
   }
 }
 
-function demoteResults(m: ChatMessage, results: ToolResult[]): void {
+function demoteResults(m: Draft<ChatMessage>, results: readonly ToolResult[]): void {
   const text = results
     .map((r) => `[tool result for ${r.callId}${r.isError ? ' — error' : ''}]\n${r.content}`)
     .join('\n\n');

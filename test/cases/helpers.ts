@@ -21,7 +21,7 @@ export async function suite(id: string): Promise<Suite> {
 
 export const isReal = (c: Case) => (c.tags ?? []).includes('real');
 
-export function sourcesOf(c: Case): Transcript[] {
+export function sourcesOf(c: Case): readonly Transcript[] {
   return c.sources ?? [c.source];
 }
 

@@ -52,7 +52,9 @@ export interface KindQuality {
 }
 
 /** The generated suites' cases (every loaded case not read from a real session's file). */
-export async function generatedCases(): Promise<{ sources: Transcript[]; labels: Assertion[] }[]> {
+export async function generatedCases(): Promise<
+  { sources: readonly Transcript[]; labels: readonly Assertion[] }[]
+> {
   const suites = await loadSuites(casesRoot, 'all');
   return suites.flatMap((s) =>
     s.cases
@@ -62,7 +64,7 @@ export async function generatedCases(): Promise<{ sources: Transcript[]; labels:
 }
 
 export function measure(
-  cases: { sources: Transcript[]; labels: Assertion[] }[] = shippedCases(),
+  cases: readonly { sources: readonly Transcript[]; labels: readonly Assertion[] }[] = shippedCases(),
 ): Record<AssertionKind, KindQuality> {
   const q = Object.fromEntries(
     assertionKinds.map((k) => [

@@ -99,8 +99,12 @@ describe('claim locations', () => {
   });
 
   it('a qualified kind counts only where its qualifier is: a bare restatement does not make it final', async () => {
-    const bare: Transcript = structuredClone(session);
-    bare.messages[3]!.text += '\nThe sandbox adapter uses the same version pin.';
+    const bare: Transcript = {
+      ...session,
+      messages: session.messages.map((m, i) =>
+        i === 3 ? { ...m, text: `${m.text}\nThe sandbox adapter uses the same version pin.` } : m,
+      ),
+    };
     expect(claimPlaces([bare], labels.hedge!)).toEqual({ final: false, mid: true, tool: false });
   });
 

@@ -100,7 +100,7 @@ describe('sweep()', () => {
 describe('a run with a sweep', () => {
   it('builds each deterministic handoff once per case × swept arm, and reports the parameter response', async () => {
     let prepared = 0;
-    const counted = defineStrategy<{ k: number; label: string }>({
+    const counted = defineStrategy({
       name: 'counted',
       description: 'Counts its preparations (deterministic, the own replay of the source).',
       seed: 'test',

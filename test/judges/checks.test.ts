@@ -1,13 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import type { Case, ChatMessage, Handoff, Transcript, TruncationMarker } from '../../harness/core/index.ts';
+import type {
+  Case,
+  ChatMessage,
+  Handoff,
+  Message,
+  Transcript,
+  TruncationMarker,
+} from '../../harness/core/index.ts';
 import { countMismatch, markersCheck, pairingCheck, runChecks } from '../../judges/checks.ts';
 import { adr0093Brick, buildBrick, legacyBrick, turnsMarker } from '../../strategies/brick.ts';
 import { handedOffVariant, ownedVariant } from './support.ts';
 import { canaryCase } from '../../judges/canary-case.ts';
 
 function handoffOf(
-  messages: ChatMessage[],
-  markers: TruncationMarker[] = [],
+  messages: readonly ChatMessage[],
+  markers: readonly TruncationMarker[] = [],
   dropped = 0,
   system = 'sys',
 ): Handoff {
@@ -112,16 +119,17 @@ describe('markers_present', () => {
   });
 
   it('on real bricks: ADR 0093 C markers are rendered with true counts; a tampered count fails', () => {
-    const source: Transcript = { agents: { p: { role: 'primary' } }, messages: [] };
+    const messages: Message[] = [];
     for (let t = 0; t < 5; t++) {
-      source.messages.push({ role: 'user', text: `step ${t}` });
-      source.messages.push({
+      messages.push({ role: 'user', text: `step ${t}` });
+      messages.push({
         role: 'assistant',
         agent: 'p',
         toolCalls: [{ id: `c${t}`, name: 'read_file', input: { path: `f${t}.ts` } }],
       });
-      source.messages.push({ role: 'user', toolResults: [{ callId: `c${t}`, content: 'x'.repeat(80) }] });
+      messages.push({ role: 'user', toolResults: [{ callId: `c${t}`, content: 'x'.repeat(80) }] });
     }
+    const source: Transcript = { agents: { p: { role: 'primary' } }, messages };
     for (const markers of [false, true]) {
       const brick = buildBrick(source, {
         ...(markers ? adr0093Brick : { ...legacyBrick, trailActivity: true }),

@@ -107,8 +107,11 @@ describe('the response cache key over tool calls and tool results', () => {
     });
     expect(new Set(keys).size).toBe(variants.length);
     // An absent isError is a success, as false is: the same request, the same answer.
-    const noFlag = withTools();
-    delete noFlag.messages[2]!.toolResults![0]!.isError;
+    const { isError: _, ...unflagged } = result;
+    const noFlag = {
+      ...withTools(),
+      messages: [...withTools().messages.slice(0, 2), { role: 'user' as const, toolResults: [unflagged] }],
+    };
     expect(cache.keyOf('openai', noFlag)).toBe(k);
   });
 

@@ -130,8 +130,13 @@ describe('the brick (ADR 0029; ADR 0093 C)', () => {
   });
 
   it('an empty result says it is empty, not cleared (issue 13)', () => {
-    const t = oneCall();
-    t.messages[2]!.toolResults![0]!.content = '';
+    const call = oneCall();
+    const t = {
+      ...call,
+      messages: call.messages.map((m, i) =>
+        i === 2 ? { ...m, toolResults: m.toolResults!.map((r) => ({ ...r, content: '' })) } : m,
+      ),
+    };
     const text = buildBrick(t, {
       ...adr0093Brick,
       trailActivity: true,

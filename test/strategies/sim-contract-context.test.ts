@@ -13,7 +13,7 @@ import { miniCase, prepare } from './helpers.ts';
  */
 const places = ['the infra repository', 'webhook handlers'];
 
-async function caseWith(messages: (c: Case) => Message[]): Promise<Case> {
+async function caseWith(messages: (c: Case) => readonly Message[]): Promise<Case> {
   const c = await miniCase();
   return {
     ...c,

@@ -5,6 +5,7 @@ import { opensTurn } from '../../harness/core/transcript/view.ts';
 import { pairingCheck } from '../../judges/checks.ts';
 import { renderMessage } from '../../strategies/render.ts';
 import { backgroundLabel } from '../../strategies/spawn-summary.ts';
+import type { MessageDraft } from '../../harness/importers/builder.ts';
 import { transcriptArb } from './generate.ts';
 import { caseOf, prepare } from './helpers.ts';
 
@@ -45,7 +46,7 @@ describe('spawn snapshots (child-agent-context-selection)', () => {
             expect(visible, `message ${i} (cut ${cut}, summary ${summary})`).toBe(false);
           else if (m.compacted || (m.role === 'user' && m.text)) expect(visible).toBe(true);
         });
-        const roles = (ms: { role: string; text?: string }[]) =>
+        const roles = (ms: readonly { role: string; text?: string }[]) =>
           ms.filter((m) => m.text).map((m) => `${m.role}:${m.text}`);
         expect(roles(h.messages)).toEqual(roles(t.messages.slice(Math.max(summary, 0), cut + 1)));
       }),
@@ -77,17 +78,24 @@ describe('spawn snapshots (child-agent-context-selection)', () => {
   });
 
   it('the snapshot is immutable: frozen, and independent of later changes to the parent', async () => {
-    const [t, spawnId] = fc.sample(spawnArb, { numRuns: 1, seed: 42 })[0]!;
+    const [sampled, spawnId] = fc.sample(spawnArb, { numRuns: 1, seed: 42 })[0]!;
+    // The types forbid changing a Transcript; a JavaScript caller can still do it, so this one is built
+    // from drafts it keeps and changes after the handoff is made.
+    const messages = sampled.messages.map((m): MessageDraft => ({
+      ...m,
+      toolResults: m.toolResults?.map((r) => ({ ...r })),
+    }));
+    const t: Transcript = { ...sampled, messages };
     const c = caseOf(t, { direction: 'spawn', spawnCallId: spawnId });
     const h = await prepare('spawn-all', c);
     const before = JSON.stringify(h.messages);
     expect(Object.isFrozen(h.messages)).toBe(true);
     expect(Object.isFrozen(h.messages[0])).toBe(true);
-    for (const m of t.messages) {
+    for (const m of messages) {
       if (m.text) m.text = 'CHANGED LATER';
       m.toolResults?.forEach((r) => (r.content = 'CHANGED LATER'));
     }
-    t.messages.push({ role: 'user', text: 'a later parent message' });
+    messages.push({ role: 'user', text: 'a later parent message' });
     expect(JSON.stringify(h.messages)).toBe(before);
   });
 });

@@ -281,8 +281,7 @@ describe('structured-contract end to end (sim source model)', () => {
 
   it('with several children, fills one contract per child and merges them', async () => {
     const c = await miniCase();
-    const second = structuredClone(c.source);
-    second.id = 'child-2';
+    const second = { ...structuredClone(c.source), id: 'child-2' };
     const calls: string[] = [];
     const provider = scriptedProvider([
       (req) => (

@@ -132,6 +132,9 @@ export async function startMockLlmServer(options: MockServerOptions = {}): Promi
     if (req.method === 'GET' && req.url === '/__stats') return send(res, 200, stats, {});
     if (req.method === 'POST' && req.url === '/__reset') {
       resetStats();
+      // A fresh limit window too: a measurement after a warm-up starts with the quota a new run would
+      // meet, not one the warm-up spent (its floor N/R assumes so).
+      limiter = undefined;
       return send(res, 200, stats, {});
     }
     const protocol: Protocol | undefined = req.url?.endsWith('/v1/messages')

@@ -1,4 +1,5 @@
 import type {
+  Draft,
   Message,
   Segment,
   ToolCall,
@@ -25,7 +26,7 @@ export function viewOf(transcript: Transcript): TranscriptView {
  * The derived views of a session's messages (turns, segments, results by call id, orphan calls); viewOf
  * caches it per transcript.
  */
-export function computeView(messages: Message[]): TranscriptView {
+export function computeView(messages: readonly Message[]): TranscriptView {
   const results = new Map<string, ToolResult>();
   for (const m of messages)
     for (const r of m.toolResults ?? []) if (!results.has(r.callId)) results.set(r.callId, r);
@@ -48,9 +49,12 @@ export function opensTurn(m: Message): boolean {
   return m.role === 'user' && typeof m.text === 'string' && m.text.trim() !== '';
 }
 
-function computeTurns(messages: Message[], results: Map<string, ToolResult>): Turn[] {
-  const turns: Turn[] = [];
-  let current: Turn | undefined;
+type TurnDraft = Omit<Draft<Turn>, 'trail'> & { trail: TrailItem[] };
+
+function computeTurns(messages: readonly Message[], results: Map<string, ToolResult>): Turn[] {
+  // Built as drafts, returned as the readonly Turn the view caches.
+  const turns: TurnDraft[] = [];
+  let current: TurnDraft | undefined;
   messages.forEach((m, i) => {
     if (!current || opensTurn(m)) {
       if (current) current.end = i;
@@ -83,7 +87,7 @@ function trailItem(
  * Segments: an assistant message plus every later message that carries one of its results, up to
  * the last such message (anything in between joins the segment, so no call is ever cut from its result).
  */
-function computeSegments(messages: Message[]): Segment[] {
+function computeSegments(messages: readonly Message[]): Segment[] {
   const resultAt = new Map<string, number>();
   messages.forEach((m, i) => {
     for (const r of m.toolResults ?? []) if (!resultAt.has(r.callId)) resultAt.set(r.callId, i);

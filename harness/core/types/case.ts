@@ -24,25 +24,25 @@ export const claimLocations: readonly ClaimLocation[] = [
 
 /** A statement the source agent made (or, for the tool-result locations, read), labelled by kind. */
 export interface Assertion {
-  id: string;
-  kind: AssertionKind;
+  readonly id: string;
+  readonly kind: AssertionKind;
   /** How the source agent stated it, qualifier included ("I could not determine whether …"). */
-  statement: string;
+  readonly statement: string;
   /** The bare proposition, as it reads when the qualifier is stripped ("the sandbox adapter pins 2023-10"). */
-  claim: string;
+  readonly claim: string;
   /** Phrases that recognise the claim: all must occur on one line (case-insensitive). */
-  cues: string[];
+  readonly cues: readonly string[];
   /** For hedged / assumption / unresolved: phrases that recognise the qualifier; any one suffices. */
-  qualifierCues?: string[];
+  readonly qualifierCues?: readonly string[];
   /** Where the source read it from (file:line, table.column), for provenance checks. */
-  provenance?: string[];
+  readonly provenance?: readonly string[];
   /**
    * Where the source put it. Optional in the type (a scaffolded or older case has none; `validate`
    * warns), required of every shipped return and escalation case (test/cases/locations.test.ts).
    */
-  location?: ClaimLocation;
+  readonly location?: ClaimLocation;
   /** `proposed`: made by a labeller (cue lexicon or a model) and not yet checked by a person. Absent: confirmed. */
-  status?: 'proposed' | 'confirmed';
+  readonly status?: 'proposed' | 'confirmed';
 }
 
 /** The importers' name for a claim location (cases/propose-labels.ts); the same type. */
@@ -50,19 +50,19 @@ export type AssertionLocation = ClaimLocation;
 
 /** A fact a correct answer contains. */
 export interface ReferenceFact {
-  id: string;
-  text: string;
+  readonly id: string;
+  readonly text: string;
   /** All must occur on one line of the answer. */
-  cues: string[];
+  readonly cues: readonly string[];
 }
 
 /** Tool evidence a receiver can cite (a test run, a query result). */
 export interface EvidenceItem {
-  id: string;
+  readonly id: string;
   /** What it shows, as a receiver would cite it ("npm test: 48 passed"). */
-  text: string;
+  readonly text: string;
   /** Phrases that show the evidence is in a context (e.g. the tool output line). */
-  cues: string[];
+  readonly cues: readonly string[];
 }
 
 /**
@@ -70,53 +70,61 @@ export interface EvidenceItem {
  * (multi-child), orchestration (spawn).
  */
 export interface Reference {
-  facts: ReferenceFact[];
+  readonly facts: readonly ReferenceFact[];
   /** Assertion ids whose qualifier a correct answer must carry. */
-  caveats: string[];
-  evidence?: EvidenceItem[];
+  readonly caveats: readonly string[];
+  readonly evidence?: readonly EvidenceItem[];
   /** multi-child: pairs of assertion ids that contradict each other. */
-  contradictions?: { between: [string, string]; topic: string }[];
+  readonly contradictions?: readonly {
+    readonly between: readonly [string, string];
+    readonly topic: string;
+  }[];
   /** multi-child: what none of the children searched. */
-  notSearched?: string[];
+  readonly notSearched?: readonly string[];
   /** spawn: the parent's orchestration request; a child that acts on it took a second assignment. */
-  orchestration?: {
-    request: string;
-    cues: string[];
+  readonly orchestration?: {
+    readonly request: string;
+    readonly cues: readonly string[];
     /**
      * Live mode: the tool calls that carry the request out (e.g. the whole-tree run_tests). A call
      * matches when its name is the same and every listed input field has that value (null = absent).
      */
-    calls?: { name: string; input?: Record<string, unknown> }[];
+    readonly calls?: readonly { readonly name: string; readonly input?: Readonly<Record<string, unknown>> }[];
   };
   /** How long a proportional answer is, in words (for the proportional criterion). */
-  expectedWords?: number;
+  readonly expectedWords?: number;
 }
 
 /** Fixture data that tools read in live mode and that `fetch_transcript_span` serves (docs/live.md). */
 export interface World {
   /** The repository: world-relative path → text (search_code, read_file). */
-  files?: Record<string, string>;
+  readonly files?: Readonly<Record<string, string>>;
   /** Tables of a read-only SQLite database (query). */
-  tables?: Record<string, { columns: string[]; rows: (string | number | null)[][] }>;
+  readonly tables?: Readonly<
+    Record<
+      string,
+      { readonly columns: readonly string[]; readonly rows: readonly (readonly (string | number | null)[])[] }
+    >
+  >;
   /** Documents outside the repository, by name (read_doc). */
-  docs?: Record<string, string>;
+  readonly docs?: Readonly<Record<string, string>>;
   /** Coding worlds: the recorded outcome run_tests() returns (the world is read-only, so nothing runs). */
-  tests?: WorldTests;
+  readonly tests?: WorldTests;
 }
 
 /** A recorded test run of a world: its output and exit code. */
 export interface WorldTestOutcome {
-  output: string;
+  readonly output: string;
   /** The recorded exit code; non-zero marks the result as an error result, as agent harnesses do. */
-  exitCode: number;
+  readonly exitCode: number;
 }
 
 /** A world's recorded test outcomes (what run_tests returns): the full suite and named scopes. */
 export interface WorldTests extends WorldTestOutcome {
   /** The command the outcome was recorded with (shown in the tool's description). */
-  command: string;
+  readonly command: string;
   /** Outcomes of narrower runs, by scope (a package, a test file); run_tests() without a scope is the full suite. */
-  scopes?: Record<string, WorldTestOutcome>;
+  readonly scopes?: Readonly<Record<string, WorldTestOutcome>>;
 }
 
 /**
@@ -133,30 +141,30 @@ export type SessionShape = 'owned' | 'handed-off';
  * reference (docs/cases.md).
  */
 export interface Case {
-  id: string;
-  suite: string;
-  title?: string;
-  direction: Direction;
+  readonly id: string;
+  readonly suite: string;
+  readonly title?: string;
+  readonly direction: Direction;
   /** What the receiving agent is asked. */
-  task: string;
+  readonly task: string;
   /** The session whose work is handed over: the child (return), the primary (escalation), the parent (spawn). */
-  source: Transcript;
+  readonly source: Transcript;
   /** multi-child: every child's session (source is the first). */
-  sources?: Transcript[];
+  readonly sources?: readonly Transcript[];
   /** The receiver's own history before the handoff (the parent's window for a return). */
-  receiverHistory?: Transcript;
+  readonly receiverHistory?: Transcript;
   /** spawn: the id of the triggering spawn call in `source`; excluded from every snapshot. */
-  spawnCallId?: string;
+  readonly spawnCallId?: string;
   /** Name of the receiving agent as it appears in narration and framing. */
-  receiverAgent?: string;
-  sessionShape?: SessionShape;
-  assertions: Assertion[];
-  reference: Reference;
-  criteria: string[];
-  world?: World;
-  tags?: string[];
+  readonly receiverAgent?: string;
+  readonly sessionShape?: SessionShape;
+  readonly assertions: readonly Assertion[];
+  readonly reference: Reference;
+  readonly criteria: readonly string[];
+  readonly world?: World;
+  readonly tags?: readonly string[];
   /** The file the case was loaded from (set by the loader). */
-  file?: string;
+  readonly file?: string;
 }
 
 /** A suite: its cases, direction, criteria, arms and baseline arm (suite.json). */

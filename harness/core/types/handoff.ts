@@ -33,49 +33,49 @@ export interface StrategyContext {
  */
 export interface TruncationMarker {
   /** The marker text as placed. */
-  text: string;
+  readonly text: string;
   /** What was cut: a result, turns, the middle of a transcript. */
-  kind: 'result' | 'turns' | 'middle' | 'brick' | 'span' | (string & {});
+  readonly kind: 'result' | 'turns' | 'middle' | 'brick' | 'span' | (string & {});
   /** How much was dropped (chars for a result, turns for turns). */
-  dropped: number;
+  readonly dropped: number;
 }
 
 /**
  * What a handoff costs and keeps; finishHandoff computes every field from the messages and the model calls.
  */
 export interface HandoffStats {
-  chars: number;
-  tokens: number;
-  markers: TruncationMarker[];
+  readonly chars: number;
+  readonly tokens: number;
+  readonly markers: readonly TruncationMarker[];
   /** Items (turns, tool results, findings) retained, dropped silently or listed in a manifest. */
-  retained: number;
-  dropped: number;
-  manifest: number;
-  toolCallsVisible: number;
+  readonly retained: number;
+  readonly dropped: number;
+  readonly manifest: number;
+  readonly toolCallsVisible: number;
   /** Model calls the strategy made (summaries, contracts), totalled. */
-  calls: number;
-  inputTokens: number;
-  outputTokens: number;
-  latencyMs: number;
-  retries: number;
-  costUsd: number;
+  readonly calls: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly latencyMs: number;
+  readonly retries: number;
+  readonly costUsd: number;
 }
 
 /** What the receiving agent gets. */
 export interface Handoff {
   /** System framing for the receiver. */
-  system: string;
+  readonly system: string;
   /** Messages the receiver sees before its task. */
-  messages: ChatMessage[];
+  readonly messages: readonly ChatMessage[];
   /** Tools the receiver gets (e.g. fetch_transcript_span). */
-  tools: ToolSpec[];
+  readonly tools: readonly ToolSpec[];
   /** Serves the receiver's calls to `tools` (deterministic, no model). */
-  runTool?: (call: ToolCall) => string;
+  readonly runTool?: (call: ToolCall) => string;
   /** Artifacts made on the way (summary text, contract object, brick text). */
-  artifacts: Record<string, unknown>;
-  stats: HandoffStats;
+  readonly artifacts: Readonly<Record<string, unknown>>;
+  readonly stats: HandoffStats;
   /** The part of `messages` that is the handoff payload proper (what the source passed), for survival checks. */
-  payload: string;
+  readonly payload: string;
 }
 
 /** A strategy param: its type (number, boolean, string, enum with values), default and description. */
@@ -85,6 +85,29 @@ export interface ParamSpec {
   values?: readonly string[];
   description: string;
 }
+
+/**
+ * A param spec as a strategy author writes it: the default's type follows `type`, an enum lists its
+ * values. defineStrategy infers the params' TypeScript type from these (ParamsOf), so there is no
+ * hand-kept twin type to drift from the spec.
+ */
+export type TypedParamSpec =
+  | { type: 'number'; default: number; description: string }
+  | { type: 'boolean'; default: boolean; description: string }
+  | { type: 'string'; default: string; description: string }
+  | { type: 'enum'; values: readonly string[]; default: string; description: string };
+
+/** The value type a param spec declares: number, boolean, string, or the union of an enum's values. */
+export type ParamValue<S> = S extends { type: 'number' }
+  ? number
+  : S extends { type: 'boolean' }
+    ? boolean
+    : S extends { type: 'enum'; values: readonly (infer V)[] }
+      ? V
+      : string;
+
+/** The params a strategy's `prepare` receives, inferred from its spec: `{ n: { type: 'number', … } }` → `{ n: number }`. */
+export type ParamsOf<S> = { -readonly [K in keyof S]: ParamValue<S[K]> };
 
 /**
  * A handoff strategy: its name, params and `prepare`, which turns a case into what the receiver sees

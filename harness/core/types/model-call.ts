@@ -23,18 +23,18 @@ export type ToolChoice = { type: 'auto' } | { type: 'none' } | { type: 'tool'; n
  */
 export interface SimHints {
   caseId: string;
-  assertions: Assertion[];
+  assertions: readonly Assertion[];
   reference: Reference;
   /** The criteria a judge call scores. */
-  criteria?: string[];
+  criteria?: readonly string[];
 }
 
 /** What a strategy or judge asks for; the harness adds the model. */
 export interface ModelRequestInput {
   purpose: CallPurpose;
   system?: string;
-  messages: ChatMessage[];
-  tools?: ToolSpec[];
+  messages: readonly ChatMessage[];
+  tools?: readonly ToolSpec[];
   toolChoice?: ToolChoice;
   maxTokens: number;
   temperature?: number;

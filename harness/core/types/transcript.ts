@@ -3,22 +3,22 @@
 /** A tool call an agent made: its id (pairs it with its result), the tool name and the arguments. */
 export interface ToolCall {
   /** Unique within its transcript; results point at it through `callId`. */
-  id: string;
-  name: string;
-  input: unknown;
+  readonly id: string;
+  readonly name: string;
+  readonly input: unknown;
 }
 
 /** The result of a tool call, by the call's id. */
 export interface ToolResult {
-  callId: string;
-  content: string;
-  isError?: boolean;
+  readonly callId: string;
+  readonly content: string;
+  readonly isError?: boolean;
   /**
    * The source itself replaced the content before the session was captured (Claude Code's context
    * clearing writes `[Old tool result content cleared]`). An empty `content` without it is a real,
    * empty result.
    */
-  cleared?: boolean;
+  readonly cleared?: boolean;
 }
 
 /** Roles a model request may carry. Transcripts use only `user` and `assistant`. */
@@ -26,19 +26,19 @@ export type ChatRole = 'system' | 'user' | 'assistant';
 
 /** A provider-neutral chat message: what strategies hand to receivers and what requests carry. */
 export interface ChatMessage {
-  role: ChatRole;
-  text?: string;
-  toolCalls?: ToolCall[];
-  toolResults?: ToolResult[];
+  readonly role: ChatRole;
+  readonly text?: string;
+  readonly toolCalls?: readonly ToolCall[];
+  readonly toolResults?: readonly ToolResult[];
 }
 
 /** One message of a recorded agent session. */
 export interface Message extends ChatMessage {
-  role: 'user' | 'assistant';
+  readonly role: 'user' | 'assistant';
   /** Which agent wrote it (assistant) or addressed it (user); a key of `Transcript.agents`. */
-  agent?: string;
+  readonly agent?: string;
   /** True when this message is a compaction summary standing in for turns that were compacted away. */
-  compacted?: boolean;
+  readonly compacted?: boolean;
 }
 
 /** What an agent is in a handoff: the primary, the model it escalates to, a child, or its parent. */
@@ -46,45 +46,45 @@ export type AgentRole = 'primary' | 'escalation' | 'child' | 'parent';
 
 /** An agent of a session: its role and model. */
 export interface AgentInfo {
-  role: AgentRole;
-  model?: string;
+  readonly role: AgentRole;
+  readonly model?: string;
 }
 
 /** One agent session, normalised. */
 export interface Transcript {
-  id?: string;
-  messages: Message[];
+  readonly id?: string;
+  readonly messages: readonly Message[];
   /** agent name → role and model. */
-  agents: Record<string, AgentInfo>;
+  readonly agents: Readonly<Record<string, AgentInfo>>;
   /**
    * Child sessions spawned from this one, keyed by the id of the spawning tool call
    * (e.g. Claude Code's Agent/Task call). Imported parents carry their children here.
    */
-  children?: Record<string, Transcript>;
+  readonly children?: Readonly<Record<string, Transcript>>;
   /** Where it came from: importer format, file, counts. Informational only. */
-  meta?: Record<string, unknown>;
+  readonly meta?: Readonly<Record<string, unknown>>;
 }
 
 /** A turn: from one user message that carries text to the next. */
 export interface Turn {
-  index: number;
+  readonly index: number;
   /** Message index range [start, end). */
-  start: number;
-  end: number;
+  readonly start: number;
+  readonly end: number;
   /** The user text that opened the turn ('' for a leading turn without user text). */
-  userText: string;
+  readonly userText: string;
   /** The tool activity of the turn's assistant messages, in call order. */
-  trail: TrailItem[];
+  readonly trail: readonly TrailItem[];
 }
 
 /** A tool call with its result (undefined for an orphan), its agent and where it was made. */
 export interface TrailItem {
-  agent: string | undefined;
-  call: ToolCall;
+  readonly agent: string | undefined;
+  readonly call: ToolCall;
   /** Undefined when the call never got a result (an orphan). */
-  result: ToolResult | undefined;
+  readonly result: ToolResult | undefined;
   /** Index of the message that made the call. */
-  messageIndex: number;
+  readonly messageIndex: number;
 }
 
 /**
@@ -92,16 +92,24 @@ export interface TrailItem {
  * trimming may never split. Any other message is a segment of its own.
  */
 export interface Segment {
-  start: number;
-  end: number;
+  readonly start: number;
+  readonly end: number;
 }
 
 /** Derived views of a session (viewOf): turns, segments, results by call id, orphan calls. */
 export interface TranscriptView {
-  turns: Turn[];
-  segments: Segment[];
+  readonly turns: readonly Turn[];
+  readonly segments: readonly Segment[];
   /** callId → result, over the whole transcript. */
-  results: Map<string, ToolResult>;
+  readonly results: ReadonlyMap<string, ToolResult>;
   /** Tool calls with no result anywhere. */
-  orphans: ToolCall[];
+  readonly orphans: readonly ToolCall[];
 }
+
+/**
+ * A domain value under construction: the readonly type with its own fields writable (one level deep).
+ * A builder fills a fresh Draft and returns it as the readonly type; a shared Transcript, Case or
+ * Handoff is never a Draft (identity-keyed caches — the runner's handoff memo, the kit's source memo,
+ * viewOf — rely on a value not changing once built).
+ */
+export type Draft<T> = { -readonly [K in keyof T]: T[K] };

@@ -56,7 +56,7 @@ function parseTables(description: string): Map<string, string[]> {
   return out;
 }
 
-function stepsOf(messages: ChatMessage[]): Step[] {
+function stepsOf(messages: readonly ChatMessage[]): Step[] {
   const results = new Map<string, { content: string; isError: boolean }>();
   for (const m of messages)
     for (const r of m.toolResults ?? []) results.set(r.callId, { content: r.content, isError: !!r.isError });

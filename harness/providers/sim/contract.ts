@@ -120,7 +120,7 @@ interface OwnCall {
 }
 
 /** The tool calls it made in its own session (not earlier attempts at the record), with their results. */
-function ownCalls(messages: ChatMessage[]): OwnCall[] {
+function ownCalls(messages: readonly ChatMessage[]): OwnCall[] {
   const results = new Map<string, string>();
   for (const m of messages) for (const r of m.toolResults ?? []) results.set(r.callId, r.content);
   const out: OwnCall[] = [];
@@ -135,7 +135,12 @@ function ownCalls(messages: ChatMessage[]): OwnCall[] {
   return out;
 }
 
-function provenanceOf(labelled: string[], cues: string[], ctx: SimContext, own: OwnCall[]): string[] {
+function provenanceOf(
+  labelled: readonly string[],
+  cues: readonly string[],
+  ctx: SimContext,
+  own: OwnCall[],
+): string[] {
   const visible = labelled.filter((p) => ctx.all.has(p));
   if (visible.length) return visible;
   const lower = cues.map((c) => c.toLowerCase());
@@ -155,7 +160,7 @@ export function locator(call: ToolCall): string {
   return `${call.name}: ${JSON.stringify(o).slice(0, 100)}`;
 }
 
-function notSearched(labelled: string[], ctx: SimContext, own: OwnCall[]): string[] {
+function notSearched(labelled: readonly string[], ctx: SimContext, own: OwnCall[]): string[] {
   const args = own.map((c) => JSON.stringify(c.call.input ?? '').toLowerCase()).join('\n');
   const lines = ctx.all.getLines();
   const stated = (place: string) =>

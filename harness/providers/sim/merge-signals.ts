@@ -20,7 +20,7 @@ type Draw = (...key: string[]) => number;
 
 export function contradictionLines(
   ref: Reference,
-  assertions: Assertion[],
+  assertions: readonly Assertion[],
   all: TextIndex,
   rates: SimRates,
   d: Draw,
