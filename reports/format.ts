@@ -205,3 +205,19 @@ export function locationRows(arms: readonly ArmSummary[]): { label: string; n: s
     }
   return out;
 }
+
+/** An arm's tokens, latency and cost cells (the tokens table of report.md and report.html, after the arm). */
+export function tokenCells(a: ArmSummary): string[] {
+  return [
+    int(a.tokens.handoff),
+    a.baseline ? dash : signedPct(a.tokens.handoffVsBaselinePct),
+    int(a.tokens.sourceOutput),
+    int(a.tokens.windowBefore),
+    int(a.tokens.windowAfter),
+    seconds(a.latency.p50),
+    seconds(a.latency.p95),
+    a.cost.usd.toFixed(4),
+    a.cost.judgeUsd.toFixed(4),
+    cachedCalls(a),
+  ];
+}

@@ -27,21 +27,7 @@ export function usageTable(suite: SuiteSummary): string[] {
   );
   lines.push(align('lrrrrrrrrrr'));
   for (const a of suite.arms) {
-    lines.push(
-      row([
-        armLabel(a),
-        f.int(a.tokens.handoff),
-        a.baseline ? f.dash : f.signedPct(a.tokens.handoffVsBaselinePct),
-        f.int(a.tokens.sourceOutput),
-        f.int(a.tokens.windowBefore),
-        f.int(a.tokens.windowAfter),
-        f.seconds(a.latency.p50),
-        f.seconds(a.latency.p95),
-        a.cost.usd.toFixed(4),
-        a.cost.judgeUsd.toFixed(4),
-        f.cachedCalls(a),
-      ]),
-    );
+    lines.push(row([armLabel(a), ...f.tokenCells(a)]));
   }
   return [...lines, ''];
 }

@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from '../config/types.ts';
 import { fromAnthropicReply, toAnthropicBody, type AnthropicReply } from '../providers/wire-anthropic.ts';
-import { resolveClientSettings, sdkOptions } from '../providers/wire-client.ts';
+import { resolveClientSettings, sdkOptions, anthropicKeys } from '../providers/wire-client.ts';
 import { vendorLimits, type BatchBackend, type BatchOutcome, type BatchStatus } from './types.ts';
 
 interface AnthropicBatch {
@@ -44,16 +44,7 @@ export async function createAnthropicBatchBackend(
   config: ResolvedConfig,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<BatchBackend> {
-  const settings = resolveClientSettings(
-    {
-      provider: 'anthropic',
-      keyVar: 'ANTHROPIC_API_KEY',
-      baseVar: 'ANTHROPIC_BASE_URL',
-      keyOptionalAtCustomURL: false,
-    },
-    config,
-    env,
-  );
+  const settings = resolveClientSettings(anthropicKeys, config, env);
   const { default: Anthropic } = await import('@anthropic-ai/sdk');
   const { options } = sdkOptions({ ...settings, transport: 'fetch' });
   const client = new Anthropic(

@@ -1,7 +1,7 @@
 import type { ResolvedConfig } from '../config/types.ts';
 import { fromOpenAIReply, toOpenAIBody, type OpenAIReply } from '../providers/wire-openai.ts';
 import { estimatedUsage, openaiWireFor } from '../providers/openai.ts';
-import { resolveClientSettings, sdkOptions } from '../providers/wire-client.ts';
+import { resolveClientSettings, sdkOptions, openaiKeys } from '../providers/wire-client.ts';
 import { vendorLimits, type BatchBackend, type BatchOutcome, type BatchStatus } from './types.ts';
 
 const ENDPOINT = '/v1/chat/completions';
@@ -84,16 +84,7 @@ export async function createOpenAIBatchBackend(
 
 /** The `openai` SDK's client over the harness's settings (key, base URL, fetch transport), and the wire shape. */
 async function openaiClient(config: ResolvedConfig, env: NodeJS.ProcessEnv) {
-  const settings = resolveClientSettings(
-    {
-      provider: 'openai',
-      keyVar: 'OPENAI_API_KEY',
-      baseVar: 'OPENAI_BASE_URL',
-      keyOptionalAtCustomURL: true,
-    },
-    config,
-    env,
-  );
+  const settings = resolveClientSettings(openaiKeys, config, env);
   const { default: OpenAI, toFile } = await import('openai');
   const { options } = sdkOptions({ ...settings, transport: 'fetch' });
   const client = new OpenAI(

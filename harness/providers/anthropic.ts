@@ -14,6 +14,7 @@ import {
   resolveClientSettings,
   sdkOptions,
   toProviderError,
+  anthropicKeys,
 } from './wire-client.ts';
 import type { AttemptTag } from './transport.ts';
 
@@ -35,16 +36,7 @@ export async function createAnthropicProvider(
   config: ResolvedConfig,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Provider> {
-  const settings = resolveClientSettings(
-    {
-      provider: 'anthropic',
-      keyVar: 'ANTHROPIC_API_KEY',
-      baseVar: 'ANTHROPIC_BASE_URL',
-      keyOptionalAtCustomURL: false,
-    },
-    config,
-    env,
-  );
+  const settings = resolveClientSettings(anthropicKeys, config, env);
   const sdk = await import('@anthropic-ai/sdk');
   const Anthropic = sdk.default;
   const { options, transport } = sdkOptions(settings);

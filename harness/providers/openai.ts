@@ -16,6 +16,7 @@ import {
   resolveClientSettings,
   sdkOptions,
   toProviderError,
+  openaiKeys,
 } from './wire-client.ts';
 import type { AttemptTag } from './transport.ts';
 
@@ -37,16 +38,7 @@ export async function createOpenAIProvider(
   config: ResolvedConfig,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Provider> {
-  const settings = resolveClientSettings(
-    {
-      provider: 'openai',
-      keyVar: 'OPENAI_API_KEY',
-      baseVar: 'OPENAI_BASE_URL',
-      keyOptionalAtCustomURL: true,
-    },
-    config,
-    env,
-  );
+  const settings = resolveClientSettings(openaiKeys, config, env);
   const sdk = await import('openai');
   const OpenAI = sdk.default;
   const { options, transport } = sdkOptions(settings);

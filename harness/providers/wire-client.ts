@@ -32,13 +32,29 @@ export interface ClientSettings {
 /** The SDK client's settings a provider does not set (`configDefaults.providers`). */
 export const clientDefaults = configDefaults.providers;
 
-interface KeySpec {
+export interface KeySpec {
   provider: 'anthropic' | 'openai';
   keyVar: string;
   baseVar: string;
   /** A key is optional at a custom base URL (local OpenAI-compatible servers need none). */
   keyOptionalAtCustomURL: boolean;
 }
+
+/** Where the Anthropic client's key and base URL come from (the interactive provider and batch mode alike). */
+export const anthropicKeys: KeySpec = {
+  provider: 'anthropic',
+  keyVar: 'ANTHROPIC_API_KEY',
+  baseVar: 'ANTHROPIC_BASE_URL',
+  keyOptionalAtCustomURL: false,
+};
+
+/** Where the OpenAI client's key and base URL come from; a compatible server at a custom URL may need none. */
+export const openaiKeys: KeySpec = {
+  provider: 'openai',
+  keyVar: 'OPENAI_API_KEY',
+  baseVar: 'OPENAI_BASE_URL',
+  keyOptionalAtCustomURL: true,
+};
 
 /**
  * Keys come from the environment only (never the config file), and a missing one fails here — when

@@ -72,19 +72,7 @@ export function usageTable(suite: SuiteSummary): SafeHtml {
       'judge $',
       'cached calls',
     ],
-    suite.arms.map((a) => [
-      armLabel(a),
-      f.int(a.tokens.handoff),
-      a.baseline ? f.dash : f.signedPct(a.tokens.handoffVsBaselinePct),
-      f.int(a.tokens.sourceOutput),
-      f.int(a.tokens.windowBefore),
-      f.int(a.tokens.windowAfter),
-      f.seconds(a.latency.p50),
-      f.seconds(a.latency.p95),
-      a.cost.usd.toFixed(4),
-      a.cost.judgeUsd.toFixed(4),
-      f.cachedCalls(a),
-    ]),
+    suite.arms.map((a) => [armLabel(a), ...f.tokenCells(a)]),
     new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]),
   );
 }
