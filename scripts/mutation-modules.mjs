@@ -32,7 +32,8 @@ export const MODULES = {
     ],
   },
   'harness/gate': {
-    mutate: ['harness/gate/**/*.ts'],
+    // The gate's thresholds moved to harness/config/ when the layers were drawn (after issue 20 was filed).
+    mutate: ['harness/gate/**/*.ts', 'harness/config/gate-thresholds.ts'],
     tests: [
       'test/gate/baseline.test.ts',
       'test/gate/gate-verdict.test.ts',
@@ -50,5 +51,15 @@ export const MODULES = {
     tests: ['test/strategies/**/*.test.ts', 'test/kit/**/*.test.ts'],
   },
   judges: { mutate: ['judges/**/*.ts'], tests: ['test/judges/**/*.test.ts'] },
-  'harness/runner': { mutate: ['harness/runner/**/*.ts'], tests: ['test/runner/**/*.test.ts'] },
+  // As the runner was when issue 20 was filed: the call path (now harness/calls/), the journal (now
+  // harness/core/journal.ts) and the latest-row rule (now reports/latest-rows.ts) were part of it.
+  'harness/runner': {
+    mutate: [
+      'harness/runner/**/*.ts',
+      'harness/calls/**/*.ts',
+      'harness/core/journal.ts',
+      'reports/latest-rows.ts',
+    ],
+    tests: ['test/runner/**/*.test.ts'],
+  },
 };

@@ -31,6 +31,7 @@ async function run(opts: {
   concurrency: number;
   providerConcurrency: number;
   transport?: 'node' | 'fetch';
+  timeoutMs?: number;
 }) {
   for (const [k, v] of Object.entries(mockEnv(mock))) vi.stubEnv(k, v);
   const dir = tempDir('accounting');
@@ -45,7 +46,7 @@ async function run(opts: {
       providers: {
         anthropic: {
           maxRetries: 0,
-          timeoutMs: 10_000,
+          timeoutMs: opts.timeoutMs ?? 10_000,
           concurrency: opts.providerConcurrency,
           transport: opts.transport ?? 'node',
         },
@@ -96,6 +97,23 @@ describe('concurrency limits (the mock records the peak of requests in flight)',
       expect(mock.stats.maxInflight).toBe(2);
     },
   );
+
+  it('a call queued behind the per-provider limit starts its timeout when it gets its turn (node transport)', async () => {
+    // 18 cells at once, one call at a time, 25 ms each: the queue is ~20 calls deep, 0.5 s, longer than
+    // the 300 ms timeout, while one call takes a twelfth of it. With the limit in the call path, a call
+    // reaches the SDK (and starts its clock) only when a slot is free; if it were left to the socket
+    // pool, the SDK's clock would run while the call waits for a socket, and queued calls would time out.
+    const { rows, calls } = await run({
+      reps: 6,
+      concurrency: 18,
+      providerConcurrency: 1,
+      transport: 'node',
+      timeoutMs: 300,
+    });
+    expect(mock.stats.maxInflight).toBe(1);
+    expect(rows.filter((r) => r.status !== 'ok').map((r) => `${r.cell_id}: ${r.error}`)).toEqual([]);
+    expect(calls.length).toBeGreaterThanOrEqual(rows.length * 2);
+  });
 
   it('the run-wide limit bounds the cells in flight: one cell at a time never overlaps two cells’ calls', async () => {
     await run({ reps: 4, concurrency: 12, providerConcurrency: 64 });
