@@ -13,6 +13,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
 import { MODULES } from './mutation-modules.mjs';
 
@@ -37,13 +38,13 @@ function usage(why) {
   process.exit(2);
 }
 
-/** The files a module's mutate patterns name: `dir/**\/*.ts` walks dir; anything else is a file. */
-export function moduleFiles(patterns) {
+/** The files a module's mutate patterns name (relative to root): `dir/**\/*.ts` walks dir; anything else is a file. */
+export function moduleFiles(patterns, root = '.') {
   const out = [];
   const walk = (dir) => {
-    for (const entry of readdirSync(dir).sort()) {
+    for (const entry of readdirSync(join(root, dir)).sort()) {
       const path = join(dir, entry);
-      if (statSync(path).isDirectory()) walk(path);
+      if (statSync(join(root, path)).isDirectory()) walk(path);
       else if (path.endsWith('.ts') && !path.endsWith('.d.ts')) out.push(path);
     }
   };
@@ -176,4 +177,5 @@ function score(name, total, sample, reportFile, slug) {
   for (const s of survivors) console.log(`  ${s}`);
 }
 
-await main();
+// Run as a script; imported (test/architecture/mutation-config.test.ts), only the helpers.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
