@@ -17,6 +17,7 @@ export const MODULES = {
     tests: [
       'test/runner/cache.test.ts',
       'test/runner/cache-store.test.ts',
+      'test/runner/cache-open.test.ts',
       'test/runner/cache-corrupt.test.ts',
       'test/runner/coalesce.test.ts',
     ],
