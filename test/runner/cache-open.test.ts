@@ -55,7 +55,7 @@ describe('openCache', () => {
       `handoff-eval: warning: response cache ${join(dir, 'responses.sqlite')} cannot be opened (SQLITE_NOTADB: file is not a database); moved to ${join(dir, aside[0]!)}, starting an empty cache`,
     ]);
     // The new cache works and is empty.
-    const key = cache.keyOf('sim', { model: 'm', messages: [], maxTokens: 1, seed: 1, purpose: 'p' });
+    const key = cache.keyOf('sim', { model: 'm', messages: [], maxTokens: 1, seed: 's', purpose: 'answer' });
     expect(cache.get(key)).toBeUndefined();
     cache.set(key, answer('fresh'));
     cache.close();
@@ -101,7 +101,7 @@ describe('openCacheLazily', () => {
   it('opens on first use and is then the cache: what is set is read back and written on close', () => {
     const dir = join(tempDir('lazy-used'), 'cache');
     const cache = openCacheLazily(dir);
-    const key = cache.keyOf('sim', { model: 'm', messages: [], maxTokens: 1, seed: 1, purpose: 'p' });
+    const key = cache.keyOf('sim', { model: 'm', messages: [], maxTokens: 1, seed: 's', purpose: 'answer' });
     expect(existsSync(join(dir, 'responses.sqlite'))).toBe(true);
     expect(cache.get(key)).toBeUndefined();
     cache.set(key, answer('kept'));
