@@ -45,7 +45,15 @@ export const MODULES = {
   },
   'reports/summary': {
     mutate: ['reports/summary/**/*.ts'],
-    tests: ['test/reports/**/*.test.ts', 'test/judges/reliability.test.ts', 'test/judges/survival.test.ts'],
+    tests: [
+      'test/reports/**/*.test.ts',
+      'test/judges/reliability.test.ts',
+      'test/judges/survival.test.ts',
+      // The live and sweep sections of a summary are only built by these runs.
+      'test/live/live-run.test.ts',
+      'test/live/recorded-vs-live.test.ts',
+      'test/config/sweep.test.ts',
+    ],
   },
   strategies: {
     mutate: ['strategies/**/*.ts'],
