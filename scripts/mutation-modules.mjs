@@ -18,6 +18,7 @@ export const MODULES = {
       'test/runner/cache.test.ts',
       'test/runner/cache-store.test.ts',
       'test/runner/cache-open.test.ts',
+      'test/runner/cache-entries.test.ts',
       'test/runner/cache-corrupt.test.ts',
       'test/runner/coalesce.test.ts',
     ],

@@ -108,7 +108,9 @@ describe('openCacheLazily', () => {
     expect(cache.get(key)?.text).toBe('kept');
     cache.flush?.();
     expect(rowsOnDisk(dir)).toBe(1);
+    cache.set('second', answer('written by close'));
     cache.close();
+    expect(rowsOnDisk(dir)).toBe(2);
     const again = openCacheLazily(dir);
     expect(again.get(key)?.text).toBe('kept');
     again.close();
