@@ -1,7 +1,6 @@
 // StrykerJS mutation testing (issue 20): `npm run mutate -- <module>` (see scripts/mutate.mjs and
 // docs/testing.md). One module per run, each with its own incremental file under reports/mutation/
 // (git-ignored), so a later run re-tests only the mutants whose code or covering tests changed.
-import { readFileSync } from 'node:fs';
 import { MODULES } from './scripts/mutation-modules.mjs';
 
 const name = process.env.MUTATION_MODULE ?? 'reports/stats';
@@ -10,11 +9,9 @@ if (!module) throw new Error(`MUTATION_MODULE=${name}: not one of ${Object.keys(
 // MUTATION_ONLY: comma-separated files of the module to measure alone (a part of a module that is too
 // slow to measure whole on 2 cores); its own incremental file, so it never erases the module's.
 const only = process.env.MUTATION_ONLY?.split(',').filter(Boolean);
-// MUTATION_RANGES: a JSON file of mutation ranges (`file:line:col-line:col`), the sample drawn by
-// scripts/mutation-sample.mjs, measured under its own slug (MUTATION_SLUG).
-const ranges = process.env.MUTATION_RANGES
-  ? JSON.parse(readFileSync(process.env.MUTATION_RANGES, 'utf8'))
-  : undefined;
+// MUTATION_SAMPLE: the mutants drawn by scripts/mutation-sample.mjs; the sample checker lets only
+// them through to the tests. Measured under its own slug (MUTATION_SLUG).
+const sampled = Boolean(process.env.MUTATION_SAMPLE);
 const slug =
   process.env.MUTATION_SLUG ??
   name.replaceAll('/', '-') +
@@ -25,9 +22,10 @@ process.env.MUTATION_SKIP = (module.skip ?? []).join('|');
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
-  plugins: ['@stryker-mutator/vitest-runner'],
+  plugins: ['@stryker-mutator/vitest-runner', ...(sampled ? ['./scripts/mutation-sample-checker.mjs'] : [])],
+  ...(sampled ? { checkers: ['sample'] } : {}),
   vitest: { configFile: 'vitest.mutation.config.ts', related: true },
-  mutate: ranges ?? only ?? module.mutate,
+  mutate: only ?? module.mutate,
   coverageAnalysis: 'perTest',
   // A static mutant (a module-level constant) would re-run every test in a fresh process; on a shared
   // 2-core machine that is too slow, so they are left out and docs/testing.md says so.

@@ -6,16 +6,18 @@
 //
 // 1. Every mutant of the module is listed with Stryker's own instrumenter (the mutants `stryker run`
 //    would make: same mutators, same defaults).
-// 2. n of them are drawn with a seeded generator; their exact locations become mutation ranges.
-// 3. `stryker run` over those ranges only (MUTATION_RANGES; its own incremental and JSON files).
-// 4. The score counts the drawn mutants only: a range also admits a mutant nested inside the drawn one
-//    (or one at the same place with another replacement), and those are left out of the estimate.
+// 2. n of them are drawn with a seeded generator and written to a file (MUTATION_SAMPLE).
+// 3. `stryker run` over the whole module with the sample checker (scripts/mutation-sample-checker.mjs),
+//    which lets only the drawn mutants through to the tests; its own incremental and JSON files.
+// 4. The score counts the drawn mutants: killed or timed out over killed, timed out, survived and
+//    not covered (static mutants are ignored, as in a whole run).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
 import { MODULES } from './mutation-modules.mjs';
+import { sampleKey } from './mutation-sample-checker.mjs';
 
 const quietLog = new Proxy({}, { get: (_, k) => (String(k).startsWith('is') ? () => false : () => {}) });
 
@@ -107,21 +109,17 @@ async function main() {
   const sample = [];
   while (sample.length < Math.min(n, pool.length))
     sample.push(...pool.splice(Math.floor(draw() * pool.length), 1));
-  const ranges = sample.map(
-    (m) =>
-      `${m.fileName}:${m.location.start.line + 1}:${m.location.start.column}-` +
-      `${m.location.end.line + 1}:${m.location.end.column}`,
-  );
   const slug = `${name.replaceAll('/', '-')}.sample-${n}-${seed}`;
   mkdirSync('reports/mutation', { recursive: true });
-  const rangesFile = `reports/mutation/${slug}.ranges.json`;
-  writeFileSync(rangesFile, JSON.stringify(ranges, null, 1));
+  const sampleFile = `reports/mutation/${slug}.drawn.json`;
+  const drawn = { files: files.map((f) => f.name), keys: sample.map((m) => sampleKey(m.fileName, m)) };
+  writeFileSync(sampleFile, JSON.stringify(drawn, null, 1));
   console.log(
     `${name}: ${mutants.length} mutants in ${files.length} files; drew ${sample.length} (seed ${seed})`,
   );
   const run = spawnSync('npx', ['stryker', 'run'], {
     stdio: 'inherit',
-    env: { ...process.env, MUTATION_MODULE: name, MUTATION_RANGES: rangesFile, MUTATION_SLUG: slug },
+    env: { ...process.env, MUTATION_MODULE: name, MUTATION_SAMPLE: resolve(sampleFile), MUTATION_SLUG: slug },
   });
   const report = `reports/mutation/${slug}.json`;
   if (run.status !== 0 || !existsSync(report)) {
