@@ -99,16 +99,16 @@ describe('concurrency limits (the mock records the peak of requests in flight)',
   );
 
   it('a call queued behind the per-provider limit starts its timeout when it gets its turn (node transport)', async () => {
-    // 18 cells at once, one call at a time, 25 ms each: the queue is ~20 calls deep, 0.5 s, longer than
-    // the 300 ms timeout, while one call takes a twelfth of it. With the limit in the call path, a call
-    // reaches the SDK (and starts its clock) only when a slot is free; if it were left to the socket
+    // 36 cells at once, one call at a time, 25 ms each: the queue is ~36 calls deep, ~0.9 s, longer than
+    // the 600 ms timeout, while one call takes a twenty-fourth of it. With the limit in the call path, a
+    // call reaches the SDK (and starts its clock) only when a slot is free; if it were left to the socket
     // pool, the SDK's clock would run while the call waits for a socket, and queued calls would time out.
     const { rows, calls } = await run({
-      reps: 6,
-      concurrency: 18,
+      reps: 12,
+      concurrency: 36,
       providerConcurrency: 1,
       transport: 'node',
-      timeoutMs: 300,
+      timeoutMs: 600,
     });
     expect(mock.stats.maxInflight).toBe(1);
     expect(rows.filter((r) => r.status !== 'ok').map((r) => `${r.cell_id}: ${r.error}`)).toEqual([]);
