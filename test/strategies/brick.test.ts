@@ -102,6 +102,40 @@ describe('the brick (ADR 0029; ADR 0093 C)', () => {
     expect(legacy.text).toBe('');
   });
 
+  it('a head+tail cut counts exactly the characters it drops, and lists exactly the result markers it keeps', () => {
+    const calls = Array.from({ length: 10 }, (_, i) => ({
+      size: 2000,
+      error: false,
+      orphan: false,
+      tool: i % 3,
+    }));
+    const t = buildTranscript([
+      {
+        steps: [{ text: true, calls, byReceiver: false, reversed: false }],
+        finalText: true,
+        compactBefore: false,
+      },
+    ]);
+    const opts = { ...adr0093Brick, resultCap: 300 };
+    const full = buildBrick(t, { ...opts, budgetChars: 1_000_000 });
+    expect(full.markers.filter((m) => m.kind === 'result')).toHaveLength(10);
+    const cut = buildBrick(t, { ...opts, budgetChars: 2500 });
+    const brickMarker = cut.markers.find((m) => m.kind === 'brick')!;
+    const line = `\n… (${brickMarker.dropped} characters of this turn omitted) …\n`;
+    const [head, tail, ...more] = cut.text.split(line);
+    expect(more).toEqual([]);
+    // What is left of the turn is its own head and tail, and the marker counts the rest exactly.
+    expect(full.text.startsWith(head!)).toBe(true);
+    expect(full.text.endsWith(tail!)).toBe(true);
+    expect(brickMarker.dropped).toBe(full.text.length - head!.length - tail!.length);
+    // Result markers: one listed for each shown, on both sides of the cut, none for those cut away.
+    const shown = (s: string) => s.split(resultMarker).length - 1;
+    expect(shown(head!)).toBeGreaterThan(0);
+    expect(shown(tail!)).toBeGreaterThan(0);
+    expect(cut.markers.filter((m) => m.kind === 'result')).toHaveLength(shown(cut.text));
+    expect(shown(cut.text)).toBeLessThan(10);
+  });
+
   const oneCall = () =>
     buildTranscript([
       {
