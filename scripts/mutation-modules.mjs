@@ -70,6 +70,17 @@ export const MODULES = {
       'harness/core/journal.ts',
       'reports/latest-rows.ts',
     ],
-    tests: ['test/runner/**/*.test.ts'],
+    // The runner also runs, in-process, under the live, canary, judge, sweep and shard tests.
+    tests: [
+      'test/runner/**/*.test.ts',
+      'test/live/**/*.test.ts',
+      'test/judges/canary.test.ts',
+      'test/judges/criterion-judge.test.ts',
+      'test/config/sweep.test.ts',
+      'test/core/primary-criterion.test.ts',
+      'test/providers/bad-bodies.test.ts',
+      'test/strategies/cli-and-runner.test.ts',
+      'test/gate/shard.test.ts',
+    ],
   },
 };
