@@ -8,7 +8,7 @@ import {
   researchResultTool,
   validateResearchResult,
 } from '../../strategies/contract-schema.ts';
-import { applyGuards } from '../../strategies/contract-guards.ts';
+import { applyGuards, traceable } from '../../strategies/contract-guards.ts';
 import { renderContract } from '../../strategies/contract-render.ts';
 import { contractRequest } from '../../strategies/structured-contract.ts';
 import { ledgerlineSizedRecord, validRecord } from './contract-fixtures.ts';
@@ -171,6 +171,21 @@ describe('parent-side guards (each correction flagged, never silent)', () => {
     expect(
       g.flags.some((f) => f.guard === 'untraceable-provenance' && f.claim === r.findings[1]!.claim),
     ).toBe(false);
+  });
+});
+
+describe('traceable provenance', () => {
+  it("is the whole reference, its part before a location, or a one-dot file name's stem, of 3+ characters", () => {
+    expect(traceable('Adapters.ts', 'read adapters.ts')).toBe(true);
+    expect(traceable('src/pay.ts:42', 'opened src/pay.ts')).toBe(true);
+    expect(traceable('adapters.ts', 'the adapters module')).toBe(true);
+    expect(traceable('my-file.json', 'loaded my-file')).toBe(true);
+    // Two dots: not a plain file name, so its stem is no evidence.
+    expect(traceable('retry.policy.ts', 'the retry loop')).toBe(false);
+    // A stem shorter than 3 characters proves nothing.
+    expect(traceable('io.ts', 'io errors')).toBe(false);
+    expect(traceable('ledger.v', 'ledger')).toBe(true);
+    expect(traceable('nowhere.md', 'something else')).toBe(false);
   });
 });
 
