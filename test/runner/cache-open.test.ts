@@ -2,12 +2,12 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import Database from 'better-sqlite3';
-import type { ModelResponse } from '../../harness/core/index.ts';
 import { CacheError } from '../../harness/core/errors.ts';
 import { openCache, openCacheLazily } from '../../harness/cache/index.ts';
 import { moveAside } from '../../harness/cache/move-aside.ts';
 import { isCorruption, SqliteCache, sqliteReason } from '../../harness/cache/sqlite-cache.ts';
 import { tempDir } from '../support/mock-run.ts';
+import { plainResponse } from '../support/model-response.ts';
 
 /**
  * Opening the response cache, in-process: what cache-corrupt.test.ts and cache.test.ts check through the
@@ -17,17 +17,7 @@ import { tempDir } from '../support/mock-run.ts';
  */
 afterEach(() => vi.useRealTimers());
 
-const answer = (text: string): ModelResponse => ({
-  text,
-  toolCalls: [],
-  stopReason: 'end_turn',
-  usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
-  latencyMs: 1,
-  model: 'm',
-  cached: false,
-  retries: 0,
-  costUsd: 0,
-});
+const answer = plainResponse;
 const rowsOnDisk = (dir: string): number => {
   const db = new Database(join(dir, 'responses.sqlite'), { readonly: true });
   try {

@@ -1,23 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import type { ModelResponse } from '../../harness/core/index.ts';
 import { canonicalJson } from '../../harness/cache/canonical-json.ts';
 import { SqliteCache } from '../../harness/cache/sqlite-cache.ts';
 import { tempDir } from '../support/mock-run.ts';
+import { plainResponse } from '../support/model-response.ts';
 
 /** Cache details that the mutation run (docs/testing.md) showed no in-process test pinned. */
-const answer = (text: string): ModelResponse => ({
-  text,
-  toolCalls: [],
-  stopReason: 'end_turn',
-  usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
-  latencyMs: 1,
-  model: 'm',
-  cached: false,
-  retries: 0,
-  costUsd: 0,
-});
+const answer = plainResponse;
 const onDisk = (dir: string, key: string) => {
   const db = new Database(join(dir, 'responses.sqlite'), { readonly: true });
   try {
