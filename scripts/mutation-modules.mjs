@@ -42,6 +42,7 @@ export const MODULES = {
       'test/gate/gate-scopes.test.ts',
       'test/gate/shard.test.ts',
       'test/gate/gate-markdown.test.ts',
+      'test/gate/gate-thresholds.test.ts',
       'test/gate/merge.test.ts',
       'test/runner/latest-row.test.ts',
     ],
