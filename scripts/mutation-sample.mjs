@@ -69,17 +69,15 @@ function random(seed) {
   };
 }
 
-/** A mutant's identity across the instrumenter (0-based lines and columns) and the JSON report (1-based). */
-const keyOf = (file, m, lineBase, columnBase) =>
-  [
-    file,
-    m.mutatorName,
-    m.replacement,
-    m.location.start.line - lineBase,
-    m.location.start.column - columnBase,
-    m.location.end.line - lineBase,
-    m.location.end.column - columnBase,
-  ].join('|');
+/** A report mutant (1-based lines and columns) under the sample checker's key (0-based, as drawn). */
+const reportKey = (file, m) =>
+  sampleKey(file, {
+    ...m,
+    location: {
+      start: { line: m.location.start.line - 1, column: m.location.start.column - 1 },
+      end: { line: m.location.end.line - 1, column: m.location.end.column - 1 },
+    },
+  });
 
 /** Wilson 95 % interval for k successes of n. */
 export function wilson(k, n) {
@@ -133,12 +131,12 @@ function score(name, total, sample, reportFile, slug) {
   const report = JSON.parse(readFileSync(reportFile, 'utf8'));
   const status = new Map();
   for (const [file, f] of Object.entries(report.files))
-    for (const m of f.mutants) status.set(keyOf(file, m, 1, 1), m);
+    for (const m of f.mutants) status.set(reportKey(file, m), m);
   const counts = {};
   const survivors = [];
   const missing = [];
   for (const m of sample) {
-    const got = status.get(keyOf(m.fileName, m, 0, 0));
+    const got = status.get(sampleKey(m.fileName, m));
     if (!got) {
       missing.push(m);
       continue;
