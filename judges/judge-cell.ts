@@ -8,8 +8,8 @@ import type {
   SurvivalResult,
 } from '../harness/core/index.ts';
 import { judgeCriteria, type JudgeCall } from './criterion-judge.ts';
-import { overstatedCount, survival, survivalByLocation, survivalRates } from './survival.ts';
-import { classifySurvival } from './survival-llm.ts';
+import { overstatedCount, survivalByLocation, survivalRates } from './survival.ts';
+import { decideSurvival } from './survival-decide.ts';
 import { runChecks } from './checks.ts';
 import type { Check } from './define-check.ts';
 import type { CriterionRegistry } from './criteria/index.ts';
@@ -18,9 +18,12 @@ import { unscorableReason } from './criteria/needs.ts';
 export interface JudgeCellOptions {
   /** Criterion-judge samples per cell, aggregated by median. @default 1 */
   samples: number;
-  /** The judge role's provider; the LLM survival classification runs by default only when it is not 'sim'. */
+  /** The judge role's provider (the survival classifier is the LLM for a real one, the sim's reader under sim). */
   provider?: string;
-  /** LLM survival classification: 'auto' = only with a real judge provider. @default 'auto' */
+  /**
+   * The survival classifier decides every labelled claim's marks: 'on' (and 'auto', its older name).
+   * 'off' lets the cue matcher decide; rows then say survival_decided_by 'cues'. @default 'on'
+   */
   classify?: 'auto' | 'on' | 'off';
   /** Criterion-judge temperature. @default 0 for one sample, 1 for several */
   temperature?: number;
@@ -41,6 +44,9 @@ export type JudgedFields = Pick<
   | 'survival_location'
   | 'overstated_count'
   | 'survival_agreement'
+  | 'survival_decided_by'
+  | 'survival_disagreement'
+  | 'survival_unscored'
   | 'checks'
   | 'markers_count'
   | 'tool_calls_visible'
@@ -83,12 +89,15 @@ export async function judgeCell(
   const byId = new Map(judge.scores.map((s) => [s.criterion, s]));
   const scores: CriterionScore[] =
     opts.criteria === false ? [] : c.criteria.map((id) => byId.get(id) ?? unscoredScore(id, unscored[id]!));
-  const det = survival(c.assertions, h.payload, answer);
-  const llm = classifyWanted(opts)
-    ? await classifySurvival(call, c.id, c.assertions, c.reference, det, { payload: h.payload, answer })
-    : undefined;
+  const decided = await decideSurvival(
+    classifyWanted(opts) ? call : undefined,
+    c.id,
+    c.assertions,
+    c.reference,
+    { payload: h.payload, answer },
+  );
   const checks: CheckResult[] = runChecks(c, h, answer, opts.checks);
-  const results: SurvivalResult[] = llm?.results ?? det;
+  const det: SurvivalResult[] = decided.results;
   return {
     fields: {
       scores: scoresOf(scores),
@@ -100,7 +109,10 @@ export async function judgeCell(
         answer: survivalByLocation(det, 'answer'),
       },
       overstated_count: overstatedCount(det),
-      survival_agreement: llm?.agreement ?? null,
+      survival_agreement: decided.agreement,
+      survival_decided_by: decided.decidedBy,
+      survival_disagreement: decided.disagreement,
+      ...(decided.unscored.length ? { survival_unscored: decided.unscored } : {}),
       checks,
       markers_count: h.stats.markers.length,
       tool_calls_visible: h.stats.toolCallsVisible,
@@ -109,16 +121,18 @@ export async function judgeCell(
     },
     detail: {
       judge: scores,
-      survival: results,
-      ...(llm?.errors.length ? { survival_llm_errors: llm.errors } : {}),
+      survival: det,
+      ...(decided.errors.length ? { survival_llm_errors: decided.errors } : {}),
     },
   };
 }
 
-/** The design: "an LLM classification runs with real providers" — so not with the sim judge unless forced on. */
-export function classifyWanted(opts: Pick<JudgeCellOptions, 'classify' | 'provider'>): boolean {
-  const mode = opts.classify ?? 'auto';
-  return mode === 'on' || (mode === 'auto' && opts.provider !== undefined && opts.provider !== 'sim');
+/**
+ * Issue 26: the classifier decides for every provider, the sim included (its reader answers purpose
+ * 'classify'); only an explicit 'off' hands the decision to the cues.
+ */
+export function classifyWanted(opts: Pick<JudgeCellOptions, 'classify'>): boolean {
+  return opts.classify !== 'off';
 }
 
 function unscoredScore(criterion: string, reason: string): CriterionScore {

@@ -1,4 +1,4 @@
-import type { ResultRow, SurvivalMark } from '../harness/core/index.ts';
+import type { ResultRow, SurvivalMark, SurvivalResult } from '../harness/core/index.ts';
 
 /**
  * Judge reliability, as pure functions over result rows (no I/O, no randomness).
@@ -177,18 +177,13 @@ export function survivalAgreement(rows: readonly ResultRow[]): SurvivalAgreement
   for (const row of rows) {
     for (const r of row.detail?.survival ?? []) {
       for (const stage of ['payload', 'answer'] as const) {
-        const llm = r.llm?.[stage];
-        if (!llm) continue;
+        const pair = readingsOf(r, stage);
+        if (!pair) continue;
+        const [matcher, llm] = pair;
         compared++;
-        confusion[r[stage]][llm]++;
-        if (llm !== r[stage])
-          disagreements.push({
-            cellId: row.cell_id,
-            assertionId: r.assertionId,
-            stage,
-            matcher: r[stage],
-            llm,
-          });
+        confusion[matcher][llm]++;
+        if (llm !== matcher)
+          disagreements.push({ cellId: row.cell_id, assertionId: r.assertionId, stage, matcher, llm });
       }
     }
   }
@@ -200,6 +195,22 @@ export function survivalAgreement(rows: readonly ResultRow[]): SurvivalAgreement
     0,
   );
   return { compared, agreement: po, kappa: pe === 1 ? null : (po - pe) / (1 - pe), confusion, disagreements };
+}
+
+/**
+ * The cue matcher's and the classifier's marks for one stage, when both exist: since issue 26 the
+ * classifier's is the decided mark and the cues' the recorded first opinion; older journals hold the
+ * matcher's as the mark and the LLM's beside it.
+ */
+function readingsOf(
+  r: SurvivalResult,
+  stage: 'payload' | 'answer',
+): [SurvivalMark, SurvivalMark] | undefined {
+  const decided = r[stage];
+  if (decided === null) return undefined;
+  if (r.cues) return r.decidedBy === 'cues' ? undefined : [r.cues[stage], decided];
+  const llm = r.llm?.[stage];
+  return llm ? [decided, llm] : undefined;
 }
 
 function rowSum(r: Record<SurvivalMark, number>): number {

@@ -8,8 +8,9 @@ import { indexText, matchClaim, type TextIndex } from '../harness/core/text/cues
  * assumption or open question now stated as fact) or absent. The matcher is harness/text/cues.ts:
  * all of a claim's cues on one line (case-insensitive) make it present; one of its qualifier cues on
  * that line or the line before makes it qualified; one qualified occurrence anywhere is enough. A
- * confident claim is kept or absent, never overstated. The row's rates come from this matcher
- * always; the LLM reading (survival-llm.ts) is recorded beside it, never instead of it.
+ * confident claim is kept or absent, never overstated. Since issue 26 this is the first opinion:
+ * the survival classifier decides (survival-decide.ts) and this reading is recorded beside it; it
+ * decides only when judge.classify is 'off', and the row then says so (survival_decided_by 'cues').
  */
 export function markOf(a: Assertion, text: TextIndex): SurvivalMark {
   const m = matchClaim(text, a);
@@ -36,9 +37,13 @@ export function survival(
 
 export type SurvivalRates = Partial<Record<AssertionKind, number | null>>;
 
-/** Share kept per kind at one stage (null when the case has no assertion of that kind). */
+/**
+ * Share kept per kind at one stage (null when the case has no assertion of that kind). A stage the
+ * classifier could not read (null marks) has no rates at all: unscored, not zero.
+ */
 export function survivalRates(results: SurvivalResult[], stage: 'payload' | 'answer'): SurvivalRates {
   const out: SurvivalRates = {};
+  if (results.some((r) => r[stage] === null)) return out;
   for (const kind of assertionKinds) {
     const of = results.filter((r) => r.kind === kind);
     out[kind] = of.length ? of.filter((r) => r[stage] === 'kept').length / of.length : null;
@@ -56,7 +61,7 @@ export function survivalByLocation(
 ): Record<string, number> {
   const tally = new Map<string, { kept: number; n: number }>();
   for (const r of results) {
-    if (!r.location) continue;
+    if (!r.location || r[stage] === null) continue;
     const key = `${r.kind}:${r.location}`;
     const t = tally.get(key) ?? { kept: 0, n: 0 };
     t.n++;

@@ -14,7 +14,7 @@ export const configDefaults = {
     large: { sim: 'sim-large', anthropic: 'claude-sonnet-4-5', openai: 'gpt-4o' },
     judge: { sim: 'sim-judge', anthropic: 'claude-sonnet-4-5', openai: 'gpt-4o' },
   } as Readonly<Record<string, Readonly<ModelSpec>>>,
-  judge: { model: 'judge', samples: 1, criteria: true, classify: 'auto' },
+  judge: { model: 'judge', samples: 1, criteria: true, classify: 'on' },
   concurrency: 32,
   budgetTokens: 200_000,
   mode: 'recorded',

@@ -172,7 +172,11 @@ export interface UserConfig {
     samples?: number;
     /** `false` skips the LLM criterion judge (scores stay empty; survival and checks still run). @default true */
     criteria?: boolean;
-    /** LLM survival classification: 'auto' runs it only with a real (non-sim) judge provider. @default 'auto' */
+    /**
+     * The survival classifier decides every labelled claim at every stage (the judge model; the sim's
+     * reader under sim). 'off' lets the literal cue matcher decide instead, and every report then says
+     * its survival figures are cue-based. 'auto' is the older name of 'on'. @default 'on'
+     */
     classify?: 'auto' | 'on' | 'off';
   };
   /** Global cap on concurrent cells. @default 32 */

@@ -59,7 +59,13 @@ export type InputErrorCode =
  * is an error that is not a HarnessError (a bug, or a user hook that threw).
  */
 export type ErrorCode =
-  ProviderErrorCode | UnusableCode | InputErrorCode | 'subagent_contract' | 'tool_error' | 'internal';
+  | ProviderErrorCode
+  | UnusableCode
+  | InputErrorCode
+  | 'subagent_contract'
+  | 'tool_error'
+  | 'classify_failed'
+  | 'internal';
 
 /**
  * Errors with a stable `code`. Causes are wrapped with `{cause}` so an SDK error keeps its status and

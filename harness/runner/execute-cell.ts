@@ -64,8 +64,16 @@ export async function executeCell(cell: PlannedCell, env: CellEnv): Promise<Resu
     });
     // Object.assign onto the fresh base row, not spreads into a new object: the same keys in the same
     // order, without V8 rebuilding a 40-field object per spread (several µs per cell).
+    if (live?.reading) {
+      // The "made by the source" stage is read before the strategy runs; its disagreement sits with the others.
+      judged.fields.survival_disagreement = {
+        made: live.reading.disagreement,
+        ...judged.fields.survival_disagreement,
+      };
+    }
     const detail = {
       ...judged.detail,
+      ...(live?.reading ? { source_claims: live.reading.claims } : {}),
       system: handoff.system,
       seen: seenOf(handoff),
       answer: receiver.answer,

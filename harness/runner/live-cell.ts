@@ -10,7 +10,7 @@ import type {
   Transcript,
 } from '../core/index.ts';
 import type { PlannedCell } from './plan.ts';
-import { indexText, matchClaim } from '../core/text/cues.ts';
+import { madeCase, readSourceClaims, type SourceReading } from '../../judges/source-claims.ts';
 import { getStrategy } from '../../strategies/index.ts';
 import { simHintsOf } from '../../strategies/compose.ts';
 import { materializeWorld } from '../live/world.ts';
@@ -22,11 +22,14 @@ import { runSourceLoop, type SourceLoopResult } from '../live/loop.ts';
  * A live cell's part before the strategy runs (docs/live.md): the case's world materialised for this
  * cell, the source agent's tool loop over it (each child's, for several), and the case as the strategy
  * and judges then see it — the live transcript(s) in place of the recording, the labelled assertions
- * cut to those the live source actually made. A spawned child (direction spawn) does not re-run the
- * parent: it acts itself, with the world's tools next to its handoff's.
+ * cut to those the survival classifier read the live source making, each at the location it was read
+ * at (judges/source-claims.ts; no cue match drops or places a claim). A spawned child (direction spawn)
+ * does not re-run the parent: it acts itself, with the world's tools next to its handoff's.
  */
 export interface LiveCell {
   case: Case;
+  /** The "made by the source" stage (absent for spawn: its source is the recorded parent). */
+  reading?: SourceReading;
   /** The handoff the receiver gets: a spawned child's gains the world's tools; others are unchanged. */
   receiverHandoff(h: Handoff): Handoff;
   /** The row's live columns, once the receiver's tool calls are known. */
@@ -61,12 +64,12 @@ export async function prepareLive(
           sim: simHintsOf(c),
         }),
       );
-    const live = liveCase(
-      c,
-      loops.map((l) => l.transcript),
-    );
+    const transcripts = loops.map((l) => l.transcript);
+    const reading = await readSourceClaims((r) => call('judge', r), c, transcripts);
+    const live = madeCase(liveCase(c, transcripts), reading.claims);
     return {
       case: live,
+      reading,
       receiverHandoff: (h) => h,
       fields: (calls) => ({
         ...loopFields(loops, cell.live!.budget),
@@ -107,25 +110,9 @@ function withWorldTools(h: Handoff, world: WorldTools): Handoff {
   };
 }
 
-/** The case with its live sources; assertions (and the caveats, contradictions naming them) cut to what was said. */
+/** The case with its live sources in place of the recordings. */
 function liveCase(c: Case, sources: Transcript[]): Case {
-  const index = indexText(sources.map(transcriptText).join('\n'));
-  const assertions = c.assertions.filter((a) => matchClaim(index, a).present);
-  const ids = new Set(assertions.map((a) => a.id));
-  const reference = {
-    ...c.reference,
-    caveats: c.reference.caveats.filter((id) => ids.has(id)),
-    ...(c.reference.contradictions
-      ? { contradictions: c.reference.contradictions.filter((x) => x.between.every((id) => ids.has(id))) }
-      : {}),
-  };
-  return { ...c, source: sources[0]!, ...(c.sources ? { sources } : {}), assertions, reference };
-}
-
-function transcriptText(t: Transcript): string {
-  return t.messages
-    .map((m) => [m.text ?? '', ...(m.toolResults ?? []).map((r) => r.content)].join('\n'))
-    .join('\n');
+  return { ...c, source: sources[0]!, ...(c.sources ? { sources } : {}) };
 }
 
 function loopFields(loops: SourceLoopResult[], budget: number) {

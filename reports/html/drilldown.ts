@@ -74,12 +74,13 @@ function cell(r: ResultRow, rep0: ResultRow | null): SafeHtml {
   );
   const marks = d.survival.length
     ? table(
-        ['assertion', 'kind', 'payload', 'answer'],
+        ['assertion', 'kind', 'payload', 'answer', 'cues (first opinion)'],
         d.survival.map((s) => [
           s.assertionId,
           s.kind,
-          { text: s.payload, className: `mark-${s.payload}` },
-          { text: s.answer, className: `mark-${s.answer}` },
+          { text: s.payload ?? 'unscored', className: `mark-${s.payload ?? 'unscored'}` },
+          { text: s.answer ?? 'unscored', className: `mark-${s.answer ?? 'unscored'}` },
+          s.cues ? `${s.cues.payload} / ${s.cues.answer}` : s.decidedBy === 'cues' ? 'decided' : '—',
         ]),
       )
     : html`<p class="muted">no labelled assertions</p>`;

@@ -28,8 +28,10 @@ function fromMarks(ok: readonly ResultRow[]): SurvivalSummary {
   for (const r of ok) {
     for (const m of r.detail!.survival) {
       for (const stage of stages) {
+        const mark = m[stage];
+        if (mark === null) continue; // unscored: the classifier failed on the stage (counted apart)
         const c = (out[stage][m.kind] ??= empty());
-        c[m[stage]]++;
+        c[mark]++;
         c.total++;
       }
     }
@@ -69,8 +71,10 @@ export function locationSurvivalSummary(ok: readonly ResultRow[]): LocationSurvi
       for (const m of r.detail!.survival) {
         if (!m.location) continue;
         for (const stage of stages) {
+          const mark = m[stage];
+          if (mark === null) continue;
           const c = ((out[stage][m.kind] ??= {})[m.location] ??= empty());
-          c[m[stage]]++;
+          c[mark]++;
           c.total++;
         }
       }

@@ -85,6 +85,6 @@ function estimate(
 /** The share of a cell's labelled assertions kept at a stage (null when it has none, or no marks). */
 function keptShare(r: ResultRow, stage: 'payload' | 'answer'): number | null {
   const marks = r.detail?.survival;
-  if (!marks?.length) return null;
+  if (!marks?.length || marks.some((m) => m[stage] === null)) return null;
   return marks.filter((m) => m[stage] === 'kept').length / marks.length;
 }

@@ -8,7 +8,7 @@ import { judgeReliability } from '../../judges/reliability.ts';
 
 /** The judges inside a real run: the fixture suite on the sim, k = 3 judge samples. */
 describe('judges in a run (sim, judge.samples = 3)', () => {
-  it('rows carry k samples per criterion, median scores, judge_errors, checks, and no LLM survival reading', () => {
+  it('rows carry k samples per criterion, median scores, judge_errors, checks, and the survival classifier deciding (issue 26)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'he-judges-'));
     writeFileSync(
       join(dir, 'eval.config.ts'),
@@ -24,7 +24,10 @@ describe('judges in a run (sim, judge.samples = 3)', () => {
     expect(rows).toHaveLength(3 * 10);
     for (const row of rows) {
       expect(row.status).toBe('ok');
-      expect(row.survival_agreement).toBeNull();
+      // The sim's reader classifies every labelled claim at both stages; the cues are the first opinion.
+      expect(row.survival_decided_by).toBe('classifier');
+      expect(row.survival_agreement).toEqual(expect.any(Number));
+      expect(Object.keys(row.survival_disagreement ?? {})).toEqual(['payload', 'answer']);
       expect(row.checks.map((c) => c.name)).toEqual([
         'no_recap_signature',
         'markers_present',

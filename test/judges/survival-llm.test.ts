@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Handoff, ModelRequestInput, ModelResponse } from '../../harness/core/index.ts';
 import { createSimProvider } from '../../harness/providers/sim/index.ts';
-import { classifyRequest, classifySurvival, parseMarks } from '../../judges/survival-llm.ts';
+import { classifyRequest, parseMarks } from '../../judges/survival-llm.ts';
+import { decideSurvival } from '../../judges/survival-decide.ts';
 import { survival } from '../../judges/survival.ts';
 import { classifyWanted, judgeCell } from '../../judges/judge-cell.ts';
 import { canaryCase } from '../../judges/canary-case.ts';
@@ -29,26 +30,50 @@ const payload = [
 ].join('\n');
 const answer = 'Two merchants pin 2023-10 (m_0007, m_0013). The sandbox adapter uses the same version pin.';
 
-describe('LLM survival classification (sim classify behaviour)', () => {
-  it('marks every assertion at both stages and records agreement with the matcher', async () => {
+/** A classifier that answers each stage with the marks given for it, in call order (none: no tool call). */
+const scripted = (...stages: (Record<string, string> | null)[]) => {
+  const asked: ModelRequestInput[] = [];
+  const call = async (r: ModelRequestInput) => {
+    asked.push(r);
+    const m = stages.shift();
+    if (!m) return response([]);
+    const marks = Object.entries(m).map(([assertion_id, mark]) => ({ assertion_id, mark, quote: '' }));
+    return response([{ id: 't', name: 'classify_survival', input: { marks } }]);
+  };
+  return { call, asked };
+};
+
+describe('the survival classifier decides (issue 26)', () => {
+  it('its marks are the results; the cue matcher is recorded beside them, with the disagreement per stage', async () => {
     const det = survival(c.assertions, payload, answer);
     expect(det.map((r) => [r.payload, r.answer])).toEqual([
       ['kept', 'kept'],
       ['overstated', 'overstated'],
       ['overstated', 'absent'],
     ]);
-    const { call, requests } = simCall();
-    const out = await classifySurvival(call, c.id, c.assertions, c.reference, det, { payload, answer });
-    expect(requests.map((r) => r.purpose)).toEqual(['classify', 'classify']);
-    // The sim reads a qualifier anywhere in the paragraph (wider than the matcher's line-or-line-before):
-    // it reads the hedge as kept in the payload, so the two disagree on exactly that mark.
-    expect(out.results.map((r) => r.llm)).toEqual([
-      { payload: 'kept', answer: 'kept' },
-      { payload: 'kept', answer: 'overstated' },
-      { payload: 'overstated', answer: 'absent' },
+    const { call, asked } = scripted(
+      { a1: 'kept', a2: 'kept', a3: 'overstated' },
+      { a1: 'kept', a2: 'overstated', a3: 'absent' },
+    );
+    const out = await decideSurvival(call, c.id, c.assertions, c.reference, { payload, answer });
+    expect(asked.map((r) => r.purpose)).toEqual(['classify', 'classify']);
+    expect(out.decidedBy).toBe('classifier');
+    expect(out.results.map((r) => [r.assertionId, r.payload, r.answer, r.cues])).toEqual([
+      ['a1', 'kept', 'kept', { payload: 'kept', answer: 'kept' }],
+      ['a2', 'kept', 'overstated', { payload: 'overstated', answer: 'overstated' }],
+      ['a3', 'overstated', 'absent', { payload: 'overstated', answer: 'absent' }],
     ]);
+    expect(out.disagreement).toEqual({ payload: 1 / 3, answer: 0 });
     expect(out.agreement).toBeCloseTo(5 / 6);
-    expect(out.errors).toEqual([]);
+    expect(out.unscored).toEqual([]);
+  });
+
+  it('classification off: the cues decide, and every result says so', async () => {
+    const out = await decideSurvival(undefined, c.id, c.assertions, c.reference, { payload, answer });
+    expect(out.decidedBy).toBe('cues');
+    expect(out.results.every((r) => r.decidedBy === 'cues' && r.cues === undefined)).toBe(true);
+    expect(out.results.map((r) => r.payload)).toEqual(['kept', 'overstated', 'overstated']);
+    expect(out.agreement).toBeNull();
   });
 
   it('fences the text and forces the tool with the assertion ids', () => {
@@ -116,8 +141,8 @@ describe('LLM survival classification (sim classify behaviour)', () => {
     ]);
   });
 
-  it('malformed twice → that stage is unclassified (null marks), the error recorded, agreement from the other stage', async () => {
-    const det = survival(c.assertions, payload, answer);
+  it('malformed twice → that stage is unscored (null marks, never the cues), the error recorded', async () => {
+    const asked: ModelRequestInput[] = [];
     const replies: ModelResponse[] = [
       response([]),
       response([{ id: 't', name: 'classify_survival', input: { marks: 'no' } }]),
@@ -125,27 +150,31 @@ describe('LLM survival classification (sim classify behaviour)', () => {
         {
           id: 't',
           name: 'classify_survival',
-          input: { marks: det.map((r) => ({ assertion_id: r.assertionId, mark: r.answer, quote: '' })) },
+          input: { marks: ['a1', 'a2', 'a3'].map((id) => ({ assertion_id: id, mark: 'absent', quote: '' })) },
         },
       ]),
     ];
-    const asked: ModelRequestInput[] = [];
     const call = async (r: ModelRequestInput) => (asked.push(r), replies.shift()!);
-    const out = await classifySurvival(call, c.id, c.assertions, c.reference, det, { payload, answer });
+    const out = await decideSurvival(call, c.id, c.assertions, c.reference, { payload, answer });
     expect(asked[1]!.messages.at(-1)!.text).toContain('no classify_survival call');
     expect(out.errors).toEqual(['classify (payload): marks is not an array']);
-    expect(out.results.every((r) => r.llm!.payload === null && r.llm!.answer === r.answer)).toBe(true);
-    expect(out.agreement).toBe(1);
+    expect(out.unscored).toEqual(['payload']);
+    expect(out.results.map((r) => [r.payload, r.answer])).toEqual([
+      [null, 'absent'],
+      [null, 'absent'],
+      [null, 'absent'],
+    ]);
+    expect(out.disagreement).toEqual({ payload: null, answer: 2 / 3 });
+    expect(out.agreement).toBeCloseTo(1 / 3);
   });
 });
 
-describe('judgeCell: when the LLM classification runs', () => {
-  it('auto: only with a real judge provider', () => {
-    expect(classifyWanted({ provider: 'sim' })).toBe(false);
-    expect(classifyWanted({})).toBe(false);
-    expect(classifyWanted({ provider: 'anthropic' })).toBe(true);
-    expect(classifyWanted({ provider: 'anthropic', classify: 'off' })).toBe(false);
-    expect(classifyWanted({ provider: 'sim', classify: 'on' })).toBe(true);
+describe('judgeCell: the classifier runs for every provider', () => {
+  it("on by default, the sim included; only 'off' hands the decision to the cues", () => {
+    expect(classifyWanted({})).toBe(true);
+    expect(classifyWanted({ classify: 'auto' })).toBe(true);
+    expect(classifyWanted({ classify: 'on' })).toBe(true);
+    expect(classifyWanted({ classify: 'off' })).toBe(false);
   });
 
   const handoff: Handoff = {
@@ -172,26 +201,56 @@ describe('judgeCell: when the LLM classification runs', () => {
   };
   const kase = { ...c, criteria: ['correctness'] };
 
-  it('with the sim judge by default: no classify call, survival_agreement null', async () => {
+  it('with the sim judge by default: both stages classified, rates from the classifier, cues beside them', async () => {
     const { call, requests } = simCall();
     const out = await judgeCell(kase, handoff, answer, call, { samples: 1, provider: 'sim' });
-    expect(requests.map((r) => r.purpose)).toEqual(['judge']);
-    expect(out.fields.survival_agreement).toBeNull();
-    expect(out.detail.survival.every((r) => r.llm === undefined)).toBe(true);
+    expect(requests.map((r) => r.purpose)).toEqual(['judge', 'classify', 'classify']);
+    expect(out.fields.survival_decided_by).toBe('classifier');
+    expect(Object.keys(out.fields.survival_disagreement!)).toEqual(['payload', 'answer']);
+    expect(out.detail.survival.every((r) => r.decidedBy === 'classifier' && r.cues)).toBe(true);
   });
 
-  it("forced on (or a real provider): rows carry agreement, detail carries both readings; rates stay the matcher's", async () => {
-    const { call, requests } = simCall();
-    const out = await judgeCell(kase, handoff, answer, call, { samples: 1, provider: 'sim', classify: 'on' });
-    expect(requests.map((r) => r.purpose)).toEqual(['judge', 'classify', 'classify']);
-    expect(out.fields.survival_agreement).toBeCloseTo(5 / 6);
-    expect(out.fields.survival.payload).toEqual({ confident: 1, hedged: 0, assumption: 0, unresolved: null });
+  it("the row's rates and overstated count are the classifier's marks, not the cues'", async () => {
+    const judge = async (r: ModelRequestInput) =>
+      r.purpose === 'judge' ? response([submitScores({ correctness: 4 })]) : cls.call(r);
+    const cls = scripted(
+      { a1: 'kept', a2: 'kept', a3: 'kept' },
+      { a1: 'absent', a2: 'kept', a3: 'overstated' },
+    );
+    const out = await judgeCell(kase, handoff, answer, judge, { samples: 1, provider: 'anthropic' });
+    expect(out.fields.survival.payload).toEqual({ confident: 1, hedged: 1, assumption: 1, unresolved: null });
+    expect(out.fields.survival.answer).toEqual({ confident: 0, hedged: 1, assumption: 0, unresolved: null });
     expect(out.fields.overstated_count).toBe(1);
+    expect(out.fields.survival_disagreement).toEqual({ payload: 2 / 3, answer: 1 });
     expect(out.detail.survival[1]).toMatchObject({
       assertionId: 'a2',
-      payload: 'overstated',
-      llm: { payload: 'kept' },
+      payload: 'kept',
+      cues: { payload: 'overstated', answer: 'overstated' },
     });
+  });
+
+  it('a stage the classifier fails on is unscored on the row: no rates, listed, the error kept', async () => {
+    const cls = scripted(null, null, { a1: 'kept', a2: 'kept', a3: 'absent' });
+    const judge = async (r: ModelRequestInput) =>
+      r.purpose === 'judge' ? response([submitScores({ correctness: 4 })]) : cls.call(r);
+    const out = await judgeCell(kase, handoff, answer, judge, { samples: 1, provider: 'openai' });
+    expect(out.fields.survival.payload).toEqual({});
+    expect(out.fields.survival.answer).toMatchObject({ confident: 1, hedged: 1, assumption: 0 });
+    expect(out.fields.survival_unscored).toEqual(['payload']);
+    expect(out.detail.survival_llm_errors).toEqual(['classify (payload): no classify_survival call']);
+  });
+
+  it("judge.classify 'off': the cues decide and the row says so", async () => {
+    const { call, requests } = simCall();
+    const out = await judgeCell(kase, handoff, answer, call, {
+      samples: 1,
+      provider: 'sim',
+      classify: 'off',
+    });
+    expect(requests.map((r) => r.purpose)).toEqual(['judge']);
+    expect(out.fields.survival_decided_by).toBe('cues');
+    expect(out.fields.survival.payload).toEqual({ confident: 1, hedged: 0, assumption: 0, unresolved: null });
+    expect(out.fields.overstated_count).toBe(1);
   });
 
   it('counts unscored criteria in judge_errors', async () => {

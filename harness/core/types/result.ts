@@ -25,16 +25,45 @@ export interface CriterionScore {
  */
 export type SurvivalMark = 'kept' | 'overstated' | 'absent';
 
-/** The survival of one labelled assertion in the payload and in the answer. */
+/** The survival stages a reading decides: made by the source (live mode), in the payload, in the answer. */
+export type SurvivalStageName = 'made' | 'payload' | 'answer';
+
+/** Where a live source made a labelled claim, as read from its transcript(s), or that it did not make it. */
+export type MadeLocation = ClaimLocation | 'not_made';
+
+/**
+ * The survival of one labelled assertion in the payload and in the answer. `payload` / `answer` are
+ * the decided marks: the survival classifier's (judges/survival-decide.ts), or the cue matcher's when
+ * `decidedBy` is 'cues' (judge.classify 'off', and journals written before issue 26). null: the
+ * classifier failed on that stage after its retry — the stage is unscored, never filled from cues.
+ */
 export interface SurvivalResult {
   assertionId: string;
   kind: AssertionKind;
-  /** The assertion's labelled location, when it has one. */
+  /** Where the claim is: measured from the live transcript in live mode, else its labelled location. */
   location?: ClaimLocation;
-  payload: SurvivalMark;
-  answer: SurvivalMark;
-  /** The LLM classification of the same assertion, when it ran (judges/survival-llm.ts); null where a stage could not be classified. */
+  payload: SurvivalMark | null;
+  answer: SurvivalMark | null;
+  /** What decided payload / answer. Absent in journals written before issue 26 (there: the cues). */
+  decidedBy?: 'classifier' | 'cues';
+  /** The cue matcher's first opinion (harness/core/text/cues.ts), recorded beside the classifier's marks. */
+  cues?: { payload: SurvivalMark; answer: SurvivalMark };
+  /** Journals written before issue 26: the LLM reading recorded beside the matcher's marks. */
   llm?: { payload: SurvivalMark | null; answer: SurvivalMark | null };
+}
+
+/** The "made by the source" stage of one labelled claim in live mode (judges/source-claims.ts). */
+export interface SourceClaim {
+  assertionId: string;
+  kind: AssertionKind;
+  /** The case's labelled (recorded) location. */
+  recorded?: ClaimLocation;
+  /** The classifier's reading of the live transcript(s): where it was made, or not made. */
+  location: MadeLocation;
+  /** How it was made there: kept (with its qualifier) or overstated (a caveat stated as fact); absent when not made. */
+  mark: SurvivalMark;
+  /** The cue matcher's opinion of the same sections. */
+  cues: MadeLocation;
 }
 
 /** A deterministic check's verdict on an answer, with the detail. */
@@ -114,6 +143,20 @@ export interface ResultRow {
    * deterministic matcher; null when the LLM classification did not run (the sim judge, by default).
    */
   survival_agreement?: number | null;
+  /**
+   * What decided the survival figures (issue 26): 'classifier' — the survival classifier read every
+   * labelled claim at every stage; 'cues' — judge.classify 'off', the literal cue matcher decided.
+   * Absent in older journals (cues).
+   */
+  survival_decided_by?: 'classifier' | 'cues';
+  /**
+   * Per stage, the share of labelled claims on which the cue matcher's first opinion differs from the
+   * classifier's decision (made: the location, not made included; live mode only). null where the
+   * stage was not classified.
+   */
+  survival_disagreement?: Partial<Record<SurvivalStageName, number | null>>;
+  /** Stages the classifier failed on after its retry: unscored, their rates empty (never cue-filled). */
+  survival_unscored?: SurvivalStageName[];
   /** Live-mode columns (docs/live.md); absent on recorded cells. */
   source_mode?: LiveFields['source_mode'];
   source_tool_calls?: number;
@@ -163,7 +206,7 @@ export interface LiveFields {
   source_loop_turns: number;
   /** The source loop's part of latency_ms (which in live mode is source loop + handoff + receiver). */
   source_loop_latency_ms: number;
-  /** Labelled assertions the live source made (recognised in its transcript), of those labelled. */
+  /** Labelled assertions the live source made (read by the survival classifier), of those labelled. */
   source_assertions: number;
   source_assertions_labelled: number;
   receiver_tool_calls: number;
@@ -183,7 +226,9 @@ export interface CellDetail {
   answer: string;
   judge: CriterionScore[];
   survival: SurvivalResult[];
-  /** Why an LLM survival classification stage is missing (malformed after its retry). */
+  /** Why a survival classification stage is missing (malformed after its retry). */
   survival_llm_errors?: string[];
+  /** Live mode: every labelled claim's "made by the source" reading (not-made ones included). */
+  source_claims?: SourceClaim[];
   artifacts?: Record<string, unknown>;
 }
