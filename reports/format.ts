@@ -2,6 +2,7 @@ import type { AssertionKind } from '../harness/core/index.ts';
 import { assertionKinds, claimLocations } from '../harness/core/index.ts';
 import type { PairedTest } from './stats/paired.ts';
 import type { IntervalBound } from './stats/scale.ts';
+import type { SurvivalReading } from './summary/survival-reading.ts';
 import type {
   ArmSummary,
   Comparison,
@@ -171,7 +172,43 @@ export function agreementText(a: NonNullable<JudgeReliability['agreement']>[stri
 }
 
 export function survivalAgreementText(s: NonNullable<JudgeReliability['survival']>): string {
-  return `LLM classification agrees with the deterministic matcher on ${pct(s.agreement)} of ${s.compared} marks (Cohen κ ${num(s.kappa)})`;
+  return `the classifier's marks agree with the cue matcher's first opinion on ${pct(s.agreement)} of ${s.compared} marks (Cohen κ ${num(s.kappa)})`;
+}
+
+const stageNames = { made: 'made by the source', payload: 'payload', answer: 'answer' } as const;
+
+/** What decided the survival figures, and the cue matcher's disagreement per stage (issue 26). */
+export function survivalReadingLines(r: SurvivalReading | undefined): string[] {
+  if (!r || r.decidedBy === null) return [];
+  const lines: string[] = [];
+  if (r.decidedBy === 'cues')
+    lines.push(
+      "survival figures are cue-based: the literal cue matcher decided (judge.classify 'off'); no classifier read the claims",
+    );
+  else if (r.decidedBy === 'mixed')
+    lines.push(
+      'survival figures mix rows decided by the classifier and rows decided by cues (journals of different runs)',
+    );
+  else lines.push('survival decided by the survival classifier, for every labelled claim at every stage');
+  const parts = (
+    Object.entries(r.disagreement) as [
+      keyof typeof stageNames,
+      { differ: number; compared: number; rate: number | null },
+    ][]
+  ).map(([stage, d]) => `${stageNames[stage]} ${pct(d.rate)} (${d.differ}/${d.compared})`);
+  if (parts.length)
+    lines.push(`cue matcher disagrees with the classifier on: ${parts.join(' · ')} of claims`);
+  if (r.unscored)
+    lines.push(`survival stages unscored (the classifier failed after its retry): ${r.unscored}`);
+  return lines;
+}
+
+/** "not made by the live source: 12 of 282 labelled claims (hedged 5 · assumption 7)"; '' when not live. */
+export function notMadeText(r: SurvivalReading | undefined): string {
+  const n = r?.notMade;
+  if (!n) return '';
+  const kinds = Object.entries(n.byKind).map(([k, c]) => `${k} ${c}`);
+  return `not made by the live source (read by the classifier; in no location row): ${n.claims} of ${n.labelled} labelled claims over ${plural(n.cells, 'live cell')}${kinds.length ? ` (${kinds.join(' · ')})` : ''}`;
 }
 
 export function checkText(c: { failed: number; n: number } | undefined): string {

@@ -67,7 +67,8 @@ export function locationTable(suite: SuiteSummary): string[] {
     align(`lr${'r'.repeat(suite.arms.length)}`),
   ];
   for (const r of rows) lines.push(row([r.label, r.n, ...r.cells]));
-  return [...lines, ''];
+  const notMade = f.notMadeText(suite.judge.reading);
+  return [...lines, ...(notMade ? ['', notMade] : []), ''];
 }
 
 /** Deterministic checks: how many ok cells failed each (e.g. a child acting on the parent's orchestration request). */
@@ -107,6 +108,7 @@ export function judgeSection(suite: SuiteSummary): string[] {
     for (const [c, a] of Object.entries(j.agreement)) lines.push(`- ${mdCell(c)}: ${f.agreementText(a)}`);
   } else lines.push(`- agreement: not reported — ${mdCell(j.gap ?? '')}`);
   if (j.survival) lines.push(`- survival: ${f.survivalAgreementText(j.survival)}`);
+  for (const l of f.survivalReadingLines(j.reading)) lines.push(`- ${mdCell(l)}`);
   const errs = suite.arms
     .filter((a) => a.errors > 0)
     .map(

@@ -131,5 +131,9 @@ export function judgeList(suite: SuiteSummary): SafeHtml {
     j.agreement
       ? Object.entries(j.agreement).map(([c, a]) => html`<li>${c}: ${f.agreementText(a)}</li>`)
       : html`<li class="gap">agreement not reported — ${j.gap}</li>`
-  }${j.survival ? html`<li>survival: ${f.survivalAgreementText(j.survival)}</li>` : ''}</ul>`;
+  }${j.survival ? html`<li>survival: ${f.survivalAgreementText(j.survival)}</li>` : ''}${f
+    .survivalReadingLines(j.reading)
+    .map((l) => html`<li>${l}</li>`)}${
+    f.notMadeText(j.reading) ? html`<li>${f.notMadeText(j.reading)}</li>` : ''
+  }</ul>`;
 }

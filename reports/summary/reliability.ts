@@ -1,6 +1,7 @@
 import type { ResultRow } from '../../harness/core/index.ts';
 import { judgeReliability as criterionReliability, survivalAgreement } from '../../judges/reliability.ts';
 import type { JudgeReliability } from './types.ts';
+import { survivalReading } from './survival-reading.ts';
 
 /**
  * Judge errors and unscored counts per criterion; with k ≥ 2 samples per cell, test-retest agreement
@@ -22,6 +23,7 @@ export function judgeReliability(rows: readonly ResultRow[], criteria: readonly 
     }
   }
   const surv = survivalAgreement(ok);
+  const reading = survivalReading(ok);
   const survival =
     surv.compared > 0 ? { compared: surv.compared, agreement: surv.agreement, kappa: surv.kappa } : null;
   const samples = Math.max(0, ...ok.flatMap((r) => r.detail?.judge.map((j) => j.samples.length) ?? []));
@@ -30,7 +32,7 @@ export function judgeReliability(rows: readonly ResultRow[], criteria: readonly 
       samples === 0
         ? 'rows carry no judge samples (detail.judge missing)'
         : 'one judge sample per cell (judge.samples = 1): agreement needs k ≥ 2';
-    return { errors, unscored, unlabelled, samples, agreement: null, gap, survival };
+    return { errors, unscored, unlabelled, samples, agreement: null, gap, survival, reading };
   }
   const agreement: NonNullable<JudgeReliability['agreement']> = {};
   for (const r of criterionReliability(ok)) {
@@ -42,5 +44,5 @@ export function judgeReliability(rows: readonly ResultRow[], criteria: readonly 
       alpha: r.alpha,
     };
   }
-  return { errors, unscored, unlabelled, samples, agreement, gap: null, survival };
+  return { errors, unscored, unlabelled, samples, agreement, gap: null, survival, reading };
 }

@@ -1,3 +1,4 @@
+import type { SurvivalReading } from './survival-reading.ts';
 import type { AssertionKind, ClaimLocation } from '../../harness/core/index.ts';
 import type { PairedDifference, Verdict } from '../stats/paired.ts';
 import type { Mde } from '../stats/power.ts';
@@ -240,6 +241,8 @@ export interface JudgeReliability {
   > | null;
   /** Why agreement is null. */
   gap: string | null;
-  /** Where the LLM survival classification ran: its agreement with the deterministic matcher. */
+  /** Where the survival classifier ran: its agreement with the cue matcher's first opinion. */
   survival: { compared: number; agreement: number | null; kappa: number | null } | null;
+  /** What decided the survival figures; per-stage disagreement with the cues; unscored stages; claims not made. */
+  reading?: SurvivalReading;
 }

@@ -56,6 +56,7 @@ describe('judges in a run (sim, judge.samples = 3)', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as { purpose: string });
     expect(calls.filter((c) => c.purpose === 'judge').length).toBeGreaterThanOrEqual(3 * rows.length);
-    expect(calls.some((c) => c.purpose === 'classify')).toBe(false);
+    // Two classify calls per cell (payload, answer), and one more per malformed reply retried.
+    expect(calls.filter((c) => c.purpose === 'classify').length).toBeGreaterThanOrEqual(2 * rows.length);
   });
 });
