@@ -23,11 +23,15 @@ export { handoffPhrases } from '../harness/core/text/signals.ts';
  * - contradictions_surfaced (cases with labelled contradictions between children): every one is named
  *   in the answer — both claims on one line with a word of contrast;
  * - not_searched_named (cases listing what no child searched): every such place is named as unsearched.
- * The registry, in the order a row lists them; the config's `checks` run after these.
+ * The registry, in the order a row lists them; the config's `checks` run after these. Those that read
+ * the answer by literal phrases say `cueBased: true` (every one but the two that read the handoff's
+ * structure): their results are marked cue-based in the reports. None of them decides survival — the
+ * survival classifier does (survival-decide.ts).
  */
 export const builtinChecks: readonly Check[] = [
   defineCheck({
     name: 'no_recap_signature',
+    cueBased: true,
     description: 'the answer does not contain the recap signature',
     run: ({ answerIndex }) => {
       const recap = answerIndex.has(recapSignature);
@@ -36,6 +40,7 @@ export const builtinChecks: readonly Check[] = [
   }),
   defineCheck({
     name: 'no_handoff_language',
+    cueBased: true,
     description: 'owned sessions: no hand-off narrative where no hand-off happened',
     applies: (ctx) => sessionShapeOf(ctx.case) === 'owned',
     run: ({ answer }) => verdictOf(handoffLanguageCheck(answer)),
@@ -52,6 +57,7 @@ export const builtinChecks: readonly Check[] = [
   }),
   defineCheck({
     name: 'no_second_assignment',
+    cueBased: true,
     description: "spawn cases: the child did not act on the parent's orchestration request",
     applies: (ctx) => Boolean(ctx.case.reference.orchestration),
     run: ({ case: c, answerIndex }) => {
@@ -64,12 +70,14 @@ export const builtinChecks: readonly Check[] = [
   }),
   defineCheck({
     name: 'contradictions_surfaced',
+    cueBased: true,
     description: 'every labelled contradiction between children is named in the answer',
     applies: (ctx) => Boolean(ctx.case.reference.contradictions?.length),
     run: ({ case: c, answerIndex }) => verdictOf(contradictionsCheck(c, answerIndex)),
   }),
   defineCheck({
     name: 'not_searched_named',
+    cueBased: true,
     description: 'every place no child searched is named as unsearched',
     applies: (ctx) => Boolean(ctx.case.reference.notSearched?.length),
     run: ({ case: c, answerIndex }) => verdictOf(notSearchedCheck(c, answerIndex)),
@@ -91,7 +99,12 @@ export function runChecks(
   for (const check of checks) {
     if (check.applies && !check.applies(ctx)) continue;
     const v = check.run(ctx);
-    out.push({ name: check.name, passed: v.passed, detail: v.detail ?? '' });
+    out.push({
+      name: check.name,
+      passed: v.passed,
+      detail: v.detail ?? '',
+      ...(check.cueBased ? { cueBased: true } : {}),
+    });
   }
   return out;
 }

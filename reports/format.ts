@@ -211,6 +211,16 @@ export function notMadeText(r: SurvivalReading | undefined): string {
   return `not made by the live source (read by the classifier; in no location row): ${n.claims} of ${n.labelled} labelled claims over ${plural(n.cells, 'live cell')}${kinds.length ? ` (${kinds.join(' · ')})` : ''}`;
 }
 
+/** A check's column label: "(cue-based)" when it read the answer by literal phrases. */
+export function checkLabel(suite: Pick<SuiteSummary, 'arms'>, name: string): string {
+  return suite.arms.some((a) => a.checks[name]?.cueBased) ? `${name} (cue-based)` : name;
+}
+
+export function cueBasedNote(suite: Pick<SuiteSummary, 'arms'>): string {
+  if (!suite.arms.some((a) => Object.values(a.checks).some((c) => c.cueBased))) return '';
+  return '(cue-based): the check reads the answer by literal phrases — an answer that says the same in other words can fail or pass it; no check decides survival.';
+}
+
 export function checkText(c: { failed: number; n: number } | undefined): string {
   return c ? `${c.failed}/${c.n}` : dash;
 }

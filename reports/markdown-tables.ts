@@ -76,10 +76,11 @@ export function checksTable(suite: SuiteSummary): string[] {
   const names = checkNames(suite);
   if (names.length === 0) return [];
   const lines = ['### Deterministic checks (failed / ok cells)', ''];
-  lines.push(row(['arm', ...names.map(mdCell)]));
+  lines.push(row(['arm', ...names.map((n) => mdCell(f.checkLabel(suite, n)))]));
   lines.push(align(`l${'r'.repeat(names.length)}`));
   for (const a of suite.arms) lines.push(row([armLabel(a), ...names.map((n) => f.checkText(a.checks[n]))]));
-  return [...lines, ''];
+  const note = f.cueBasedNote(suite);
+  return [...lines, ...(note ? ['', note] : []), ''];
 }
 
 export function checkNames(suite: SuiteSummary): string[] {

@@ -196,6 +196,7 @@ function checkSummary(ok: readonly ResultRow[]): ArmSummary['checks'] {
   for (const r of ok) {
     for (const c of r.checks) {
       const e = (out[c.name] ??= { failed: 0, n: 0 });
+      if (c.cueBased) e.cueBased = true;
       e.n++;
       if (!c.passed) e.failed++;
     }

@@ -112,7 +112,7 @@ export function checksTable(suite: SuiteSummary): SafeHtml | null {
   const checkNames = [...new Set(suite.arms.flatMap((a) => Object.keys(a.checks)))].sort();
   if (!checkNames.length) return null;
   return table(
-    ['arm', ...checkNames],
+    ['arm', ...checkNames.map((n) => f.checkLabel(suite, n))],
     suite.arms.map((a) => [armLabel(a), ...checkNames.map((n) => f.checkText(a.checks[n]))]),
     new Set(checkNames.map((_, i) => i + 1)),
   );

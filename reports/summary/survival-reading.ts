@@ -13,7 +13,12 @@ export interface SurvivalReading {
   disagreement: Partial<Record<SurvivalStageName, { differ: number; compared: number; rate: number | null }>>;
   /** (row, stage) pairs the classifier failed on after its retry. */
   unscored: number;
-  notMade: { cells: number; claims: number; labelled: number; byKind: Partial<Record<AssertionKind, number>> } | null;
+  notMade: {
+    cells: number;
+    claims: number;
+    labelled: number;
+    byKind: Partial<Record<AssertionKind, number>>;
+  } | null;
 }
 
 const stages: readonly SurvivalStageName[] = ['made', 'payload', 'answer'];

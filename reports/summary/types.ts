@@ -99,7 +99,7 @@ export interface ArmSummary {
   survivalByLocation: LocationSurvivalSummary;
   overstated: { runs: number; n: number; assertions: number };
   /** Deterministic checks (recap signature, hand-off language, markers, pairing, second assignment): failed of n ok cells, by check name. */
-  checks: Record<string, { failed: number; n: number }>;
+  checks: Record<string, { failed: number; n: number; cueBased?: boolean }>;
   cost: { usd: number; perCellUsd: number | null; judgeUsd: number };
   /** Model calls of the arm's cells (judge calls included) and how many the response cache served. */
   calls: { model: number; cached: number };

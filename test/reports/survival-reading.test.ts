@@ -99,3 +99,27 @@ describe('survival reading in the reports', () => {
     expect(md).not.toContain('not made by the live source');
   });
 });
+
+describe('checks that read the answer by literal phrases (issue 26)', () => {
+  it('declare it; the rows record it; the report marks their columns cue-based, the structural ones not', async () => {
+    const { builtinChecks } = await import('../../judges/checks.ts');
+    expect(builtinChecks.filter((c) => c.cueBased).map((c) => c.name)).toEqual([
+      'no_recap_signature',
+      'no_handoff_language',
+      'no_second_assignment',
+      'contradictions_surfaced',
+      'not_searched_named',
+    ]);
+    const rows = liveRows().map((r) => ({
+      ...r,
+      checks: [
+        { name: 'no_recap_signature', passed: true, detail: '', cueBased: true },
+        { name: 'tool_pairing_intact', passed: true, detail: '' },
+      ],
+    }));
+    const md = renderMarkdown(summarize(rows));
+    expect(md).toContain('| arm | no_recap_signature (cue-based) | tool_pairing_intact |');
+    expect(md).toContain('(cue-based): the check reads the answer by literal phrases');
+    expect(renderHtml(summarize(rows), rows)).toContain('no_recap_signature (cue-based)');
+  });
+});

@@ -66,6 +66,12 @@ export interface Check {
   name: string;
   /** One line for `list checks` and docs. */
   description?: string;
+  /**
+   * true when the check reads the answer by literal phrases (cue strings, phrase lists): a paraphrase
+   * can pass or fail it whatever it means. Reports mark such results as cue-based; no check decides
+   * survival (issue 26). @default false
+   */
+  cueBased?: boolean;
   applies?(ctx: CheckContext): boolean;
   run(ctx: CheckContext): CheckVerdict;
 }

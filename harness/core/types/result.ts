@@ -71,6 +71,8 @@ export interface CheckResult {
   name: string;
   passed: boolean;
   detail: string;
+  /** The check read the answer by literal phrases (Check.cueBased): reports mark it cue-based. */
+  cueBased?: boolean;
 }
 
 /** Whether a cell produced a row of results or an error row. */
