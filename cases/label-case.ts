@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { CaseValidationError } from '../harness/core/errors.ts';
 import type { Assertion, Transcript } from '../harness/core/index.ts';
 import { toCase } from './load.ts';
-import { modelProposals } from './model-labeller.ts';
+import { modelProposals, readLocations } from './model-labeller.ts';
 import { proposeLabels } from './propose-labels.ts';
 
 export interface LabelOptions {
@@ -37,12 +37,15 @@ export async function labelCaseFile(file: string, o: LabelOptions = {}): Promise
   const sources = c.sources ?? [c.source];
   const proposals = await proposalsFor(sources, { ...o, caseId: c.id });
   const kept = c.assertions.filter((a) => a.status !== 'proposed');
-  const assertions = mergeProposals(kept, proposals);
+  const located = await locateProposals(sources, mergeProposals(kept, proposals), { ...o, caseId: c.id });
   const provenance = typeof raw.provenance === 'object' && raw.provenance !== null ? raw.provenance : {};
   return {
     ...raw,
-    assertions,
-    provenance: { ...provenance, labels: labelCounts(assertions, o.labeller) },
+    assertions: located.assertions,
+    provenance: {
+      ...provenance,
+      labels: { ...labelCounts(located.assertions, o.labeller), ...located.provenance },
+    },
   };
 }
 
@@ -55,6 +58,40 @@ export async function proposalsFor(
   if (!o.labeller) return own;
   const model = await modelProposals(sources, { spec: o.labeller, config: o.config, caseId: o.caseId });
   return mergeProposals(own, model);
+}
+
+/**
+ * With a labeller model (issue 26): each proposal's location is the one the model reads in the
+ * session (final message, between tool calls, only in a tool result — judges/source-claims.ts), not
+ * the lexicon's guess; a proposal it reads nowhere keeps no location. The lexicon's location is the
+ * first opinion: `provenance.labels.locations` lists where the two differ and what was read nowhere.
+ * Confirmed labels are never touched. Without a labeller nothing changes.
+ */
+export async function locateProposals(
+  sources: readonly Transcript[],
+  assertions: Assertion[],
+  o: LabelOptions & { caseId: string },
+): Promise<{ assertions: Assertion[]; provenance: Record<string, unknown> }> {
+  const proposed = assertions.filter((a) => a.status === 'proposed');
+  if (!o.labeller || proposed.length === 0) return { assertions, provenance: {} };
+  const reading = await readLocations(sources, proposed, {
+    spec: o.labeller,
+    config: o.config,
+    caseId: o.caseId,
+  });
+  const read = new Map(reading.claims.map((x) => [x.assertionId, x.location]));
+  const differ: { id: string; lexicon: string | null; read: string }[] = [];
+  const out = assertions.map((a) => {
+    const at = read.get(a.id);
+    if (at === undefined) return a;
+    if ((a.location ?? null) !== at) differ.push({ id: a.id, lexicon: a.location ?? null, read: at });
+    const { location: _lexicon, ...rest } = a;
+    return at === 'not_made' ? rest : { ...rest, location: at };
+  });
+  return {
+    assertions: out,
+    provenance: { locations: { by: o.labeller, read: proposed.length, lexicon_differs: differ } },
+  };
 }
 
 /** `base` as it is, then each addition whose statement none has yet; ids made unique. */

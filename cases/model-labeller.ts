@@ -5,7 +5,14 @@ import { HarnessError, InputError, ProviderError } from '../harness/core/errors.
 import { createProviders } from '../harness/providers/index.ts';
 import { createCallPath } from '../harness/calls/call-path.ts';
 import { indexText, matchClaim } from '../harness/core/text/cues.ts';
-import type { Assertion, ToolSpec, Transcript } from '../harness/core/index.ts';
+import type {
+  Assertion,
+  ModelRequestInput,
+  ModelResponse,
+  ToolSpec,
+  Transcript,
+} from '../harness/core/index.ts';
+import { readSourceClaims, type SourceReading } from '../judges/source-claims.ts';
 import { assertionKinds } from '../harness/core/index.ts';
 import { contentCues } from './propose-labels.ts';
 
@@ -56,6 +63,45 @@ export async function modelProposals(
   sources: readonly Transcript[],
   o: LabellerOptions,
 ): Promise<Assertion[]> {
+  return withLabeller(o, async (call) => {
+    const response = await call({
+      purpose: 'classify',
+      system:
+        'You label agent transcripts for an evaluation of context handoffs. Propose only statements the agent itself wrote, quoted verbatim.',
+      messages: [{ role: 'user', text: agentText(sources) }],
+      tools: [proposeTool],
+      toolChoice: { type: 'tool', name: proposeTool.name },
+      maxTokens: 4000,
+      temperature: 0,
+    });
+    return accepted(response.toolCalls.find((c) => c.name === proposeTool.name)?.input, sources, o.spec);
+  });
+}
+
+/**
+ * Issue 26: where each proposed claim really is in the session — final message, between tool calls,
+ * only in a tool result, or nowhere — read by the labeller model through the survival classifier's
+ * requests (judges/source-claims.ts), the same reading live mode uses. The lexicon's location stays
+ * the first opinion; the caller records where the two differ.
+ */
+export async function readLocations(
+  sources: readonly Transcript[],
+  assertions: readonly Assertion[],
+  o: LabellerOptions,
+): Promise<SourceReading> {
+  return withLabeller(o, (call) =>
+    readSourceClaims(
+      call,
+      { id: o.caseId, assertions: [...assertions], reference: { facts: [], caveats: [] } },
+      sources,
+    ),
+  );
+}
+
+type LabellerCall = (r: ModelRequestInput) => Promise<ModelResponse>;
+
+/** The labeller model behind the harness call path (SDK retries, response cache), closed afterwards. */
+async function withLabeller<T>(o: LabellerOptions, use: (call: LabellerCall) => Promise<T>): Promise<T> {
   const at = o.spec.indexOf(':');
   const provider = at > 0 ? o.spec.slice(0, at) : o.spec;
   const model = at > 0 ? o.spec.slice(at + 1) : '';
@@ -77,17 +123,7 @@ export async function modelProposals(
       aliases: { source: 'labeller', receiver: 'labeller' },
       made: [],
     });
-    const response = await call('source', {
-      purpose: 'classify',
-      system:
-        'You label agent transcripts for an evaluation of context handoffs. Propose only statements the agent itself wrote, quoted verbatim.',
-      messages: [{ role: 'user', text: agentText(sources) }],
-      tools: [proposeTool],
-      toolChoice: { type: 'tool', name: proposeTool.name },
-      maxTokens: 4000,
-      temperature: 0,
-    });
-    return accepted(response.toolCalls.find((c) => c.name === proposeTool.name)?.input, sources, o.spec);
+    return await use((r) => call('source', r));
   } catch (err) {
     throw labellerFailure(err, o.spec);
   } finally {
@@ -108,7 +144,7 @@ function labellerFailure(err: unknown, spec: string): unknown {
       `--labeller ${spec}: ${err.message}${err.baseURL ? ` (base URL: ${err.baseURL})` : ''}; nothing was written`,
       { cause: err },
     );
-  if (err instanceof HarnessError && err.code === 'labeller_invalid')
+  if (err instanceof HarnessError && (err.code === 'labeller_invalid' || err.code === 'classify_failed'))
     return new InputError('labeller_failed', `${err.message}; nothing was written`, { cause: err });
   return err;
 }

@@ -185,12 +185,15 @@ describe('--labeller against the loopback mock (real openai SDK)', () => {
     ]);
     expect(c.provenance.labels.by).toEqual(['cue-lexicon', 'openai:gpt-4o-mini']);
     const sent = mock.captured.filter((r) => r.protocol === 'openai');
-    expect(sent).toHaveLength(1);
+    // The proposals, then where they are read (issue 26): the session has only a final message, one section.
+    expect(sent).toHaveLength(2);
     expect(sent[0]!.body.model).toBe('gpt-4o-mini');
     expect(sent[0]!.body.tool_choice).toEqual({ type: 'function', function: { name: 'propose_assertions' } });
+    expect(sent[1]!.body.tool_choice).toEqual({ type: 'function', function: { name: 'classify_survival' } });
+    expect(c.provenance.labels.locations).toEqual({ by: 'openai:gpt-4o-mini', read: 2, lexicon_differs: [] });
     const again = await runCliAsync(args, { cwd: dir, env });
     expect(again.code).toBe(0);
-    expect(mock.captured.filter((r) => r.protocol === 'openai')).toHaveLength(1);
+    expect(mock.captured.filter((r) => r.protocol === 'openai')).toHaveLength(2);
   });
 
   it('a model proposal no deterministic rule found is added, marked proposed', async () => {
@@ -223,6 +226,39 @@ describe('--labeller against the loopback mock (real openai SDK)', () => {
     ).toEqual([['p', 'hedged', 'proposed']]);
   });
 
+  it('locations come from the labeller reading the session: a hedge said between tool calls and restated at the end is final_message, whatever the lexicon guessed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'he-labeller-'));
+    const file = join(dir, 'session.json');
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { role: 'user', content: 'Which merchants pin 2023-10?' },
+        {
+          role: 'assistant',
+          content: `${hedge} Reading the table next.`,
+          tool_calls: [{ id: 'q1', type: 'function', function: { name: 'query', arguments: '{}' } }],
+        },
+        { role: 'tool', tool_call_id: 'q1', content: 'm_0007 | 2023-10' },
+        {
+          role: 'assistant',
+          content: `Two merchants pin the 2023-10 version in the merchants table. ${hedge}`,
+        },
+      ]),
+    );
+    const r = await runCliAsync(
+      ['case', 'from-session', file, '--from', 'openai', '--task', 'x', '--labeller', 'openai:gpt-4o-mini'],
+      { cwd: dir, env: mockEnv(mock) },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const c = JSON.parse(r.stdout);
+    const h = c.assertions.find((a: { statement: string }) => a.statement === hedge);
+    // The lexicon proposes the hedge where it first met it (between tool calls); the reading finds it restated at the end.
+    expect(h.location).toBe('final_message');
+    expect(c.provenance.labels.locations.lexicon_differs).toEqual([
+      { id: h.id, lexicon: 'mid_transcript', read: 'final_message' },
+    ]);
+  });
+
   it('goes through the same retry layer: a 500 is retried and the proposals still arrive', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'he-labeller-'));
     fault = ({ attempt }) => (attempt === 0 ? { type: 'status', status: 500, retryAfterMs: 1 } : undefined);
@@ -233,8 +269,9 @@ describe('--labeller against the loopback mock (real openai SDK)', () => {
         { cwd: dir, env: mockEnv(mock) },
       );
       expect(r.code, r.stderr).toBe(0);
-      expect(mock.stats.requests).toBe(2);
-      expect(mock.stats.retriesSeen).toBe(1);
+      // Each call's first attempt gets the 500: the proposals and the location reading, each retried once.
+      expect(mock.stats.requests).toBe(4);
+      expect(mock.stats.retriesSeen).toBe(2);
       expect(JSON.parse(r.stdout).provenance.labels.by).toEqual(['cue-lexicon', 'openai:gpt-4o-mini']);
     } finally {
       fault = undefined;

@@ -208,5 +208,7 @@ describe('a killed live run resumes without redoing finished cells', () => {
     const again = await runCliAsync(['run', '--resume', run, '--quiet'], { cwd: dir, env: mockEnv(mock) });
     expect(again.code, again.stderr).toBe(0);
     expect(mock.stats.requests).toBe(0);
-  });
+    // 72 live cells, each with its source loop and five classify reads (three transcript sections, payload,
+    // answer) over the wire, twice (killed run + resume): ~60 s on a loaded 2-core machine.
+  }, 180_000);
 });

@@ -61,17 +61,41 @@ function forcedTool(body: any, protocol: Protocol): any | undefined {
   return (body.tools ?? []).find((t: any) => (protocol === 'anthropic' ? t.name : t.function?.name) === name);
 }
 
+/**
+ * The default reading of a forced classify_survival call (the survival classifier, issue 26): a claim is
+ * kept where the source's own statement of it is in the fenced text word for word, else absent — a mock
+ * model that reads literally, for runs that script nothing else (test/support/scripted-reader.ts reads
+ * paraphrases). Every claim id the schema lists gets a mark, as a real model is asked to.
+ */
+function defaultClassify(body: any, schema: any): unknown {
+  const ids: string[] = schema.properties.marks.items.properties.assertion_id.enum;
+  const first = (body.messages ?? []).find((m: any) => m.role === 'user');
+  const user: string =
+    typeof first?.content === 'string'
+      ? first.content
+      : (first?.content ?? []).map((b: any) => b.text ?? '').join('');
+  const text = (
+    /<<<UNTRUSTED-([0-9a-f]+)>>>([\s\S]*?)<<<END-UNTRUSTED-\1>>>/.exec(user)?.[2] ?? ''
+  ).toLowerCase();
+  const marks = ids.map((id) => {
+    const statement = new RegExp(
+      `^- ${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\[[a-z]+\\] as the source agent stated it: "(.*?)"(?: —|$)`,
+      'm',
+    ).exec(user)?.[1];
+    const kept = statement !== undefined && text.includes(statement.toLowerCase());
+    return { assertion_id: id, mark: kept ? 'kept' : 'absent', quote: '' };
+  });
+  return { marks };
+}
+
 /** The default reply: a forced tool gets a schema-valid call; otherwise a short deterministic text. */
 export function defaultReply(body: any, protocol: Protocol): MockReply {
   const tool = forcedTool(body, protocol);
   if (tool) {
+    const name = protocol === 'anthropic' ? tool.name : tool.function.name;
     const schema = protocol === 'anthropic' ? tool.input_schema : tool.function.parameters;
-    return {
-      toolCall: {
-        name: protocol === 'anthropic' ? tool.name : tool.function.name,
-        input: sampleFromSchema(schema),
-      },
-    };
+    if (name === 'classify_survival') return { toolCall: { name, input: defaultClassify(body, schema) } };
+    return { toolCall: { name, input: sampleFromSchema(schema) } };
   }
   const digest = createHash('sha256')
     .update(JSON.stringify(body.messages ?? []))

@@ -6,7 +6,7 @@ import type { Argv } from 'yargs';
 import { HarnessError, InputError } from '../../core/errors.ts';
 import { importAll, importFormats, importTranscript, type ImportFormat } from '../../importers/index.ts';
 import { scaffoldFrom, slug, type ScaffoldOptions } from '../../../cases/scaffold.ts';
-import { labelCaseFile, labelCounts, mergeProposals } from '../../../cases/label-case.ts';
+import { labelCaseFile, labelCounts, locateProposals, mergeProposals } from '../../../cases/label-case.ts';
 import { modelProposals } from '../../../cases/model-labeller.ts';
 import type { Assertion, Direction, Transcript } from '../../core/index.ts';
 
@@ -82,9 +82,15 @@ async function withModelLabels(c: Record<string, unknown>, args: CaseArgs): Prom
     config: args.config,
     caseId: String(c.id),
   });
-  const assertions = mergeProposals(c.assertions as Assertion[], model);
+  const merged = mergeProposals(c.assertions as Assertion[], model);
+  const located = await locateProposals([source], merged, {
+    labeller: args.labeller,
+    config: args.config,
+    caseId: String(c.id),
+  });
   const provenance = c.provenance as Record<string, unknown>;
-  return { ...c, assertions, provenance: { ...provenance, labels: labelCounts(assertions, args.labeller) } };
+  const labels = { ...labelCounts(located.assertions, args.labeller), ...located.provenance };
+  return { ...c, assertions: located.assertions, provenance: { ...provenance, labels } };
 }
 
 async function fromOneSession(args: CaseArgs): Promise<void> {
