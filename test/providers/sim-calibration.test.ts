@@ -119,5 +119,7 @@ describe('sim calibration: ledgerline under default, neutral and context-free ra
         overstatedSummaryTranscriptContract: true,
       },
     });
-  });
+    // Three CLI runs of the ledgerline suite, each with the survival classifier reading every cell (issue
+    // 26): ~100 s on a loaded 2-core machine.
+  }, 300_000);
 });
