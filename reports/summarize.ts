@@ -40,10 +40,10 @@ export const method: MethodNote = {
     "scores are 1–5 (the rubrics' scale): a mean interval is reported within [1, 5], a difference interval within [−4, 4]",
   bootstrap: `cluster bootstrap (whole cases resampled), ${BOOTSTRAP_RESAMPLES} resamples, percentile interval, seeded from run seed/suite/arm/criterion — a cross-check, not used for the verdict`,
   checks:
-    "deterministic checks per ok cell: no_recap_signature (the ADR 0093 recap), no_handoff_language (owned sessions), markers_present, tool_pairing_intact, no_second_assignment (spawn: the child acted on the parent's orchestration request), contradictions_surfaced and not_searched_named (multi-child merges); shown as failed / n (docs/judges.md)",
+    "deterministic checks per ok cell: no_recap_signature (the ADR 0093 recap), no_handoff_language (owned sessions), markers_present, tool_pairing_intact, no_second_assignment (spawn: the child acted on the parent's orchestration request), contradictions_surfaced and not_searched_named (multi-child merges); shown as failed / n; those marked (cue-based) read the answer by literal phrases (docs/judges.md)",
   pass: `score = ok cells with the suite's primary criterion ≥ ${PASS_THRESHOLD}, out of scored cells`,
   survival:
-    'kept / total over labelled assertions of each kind, from the per-assertion marks; a cell is an overstated run when its answer states at least one hedge, assumption or open question as fact; by location: the same marks grouped by where the source put each claim (final_message, mid_transcript, tool_result_only, primary_tool_evidence)',
+    "kept / total over labelled assertions of each kind, from the per-assertion marks the survival classifier decided (the cue matcher's only with judge.classify 'off', which the judge section then says); a cell is an overstated run when its answer states at least one hedge, assumption or open question as fact; by location: the same marks grouped by where the source put each claim (final_message, mid_transcript, tool_result_only, primary_tool_evidence) — in live mode the place the classifier read in the live transcript",
 };
 
 export interface SummarizeOptions {
