@@ -55,11 +55,13 @@ export function evaluateGate(
       checks.push(...armChecks(s, a, armRows, ba, thresholds, notes));
     }
   }
+  const scopes = scopeChecks(thresholds, summary.suites, baseline);
   checks.push(
     ...coverageChecks(baseline, summary.suites),
     ...unusedMinimums(thresholds, summary.suites),
-    ...scopeChecks(thresholds, summary.suites, baseline),
+    ...scopes.checks,
   );
+  notes.push(...scopes.notes);
   const moved = changedCells(rows, baseline);
   if (moved.changed > 0)
     notes.push(
