@@ -6,7 +6,7 @@ import { identityOf } from './baseline.ts';
 import type { Baseline, BaselineArm, GateCheck, GateResult, GateVerdict, RunIdentity } from './types.ts';
 import type { ResolvedGateThresholds } from '../config/gate-thresholds.ts';
 import { limitsFor, scopeChecks, type ArmLimits } from './scopes.ts';
-import { armDifferences, configCheck } from './like-for-like.ts';
+import { armDifferences, configCheck, modeMismatch } from './like-for-like.ts';
 import { changedCells, coverageChecks, unusedMinimums } from './coverage.ts';
 
 export type { GateVerdict, GateCheckKind, GateCheck, GateResult } from './types.ts';
@@ -37,7 +37,14 @@ export function evaluateGate(
     };
   const summary = summarize(rows);
   const run = identityOf(summary);
-  const mismatch = compareIdentity(run, baseline.identity);
+  const arms = summary.suites.flatMap((s) =>
+    s.arms.map((a) => ({
+      suite: s.suite,
+      arm: a.arm,
+      rows: rows.filter((r) => r.suite === s.suite && r.arm === a.arm),
+    })),
+  );
+  const mismatch = [...compareIdentity(run, baseline.identity), ...modeMismatch(arms, baseline)];
   const notes: string[] = [];
   if (run.harnessVersion !== baseline.identity.harnessVersion)
     notes.push(`harness version ${run.harnessVersion} vs the baseline's ${baseline.identity.harnessVersion}`);

@@ -26,7 +26,7 @@ export function renderGateMarkdown(r: GateResult, opts: { baselineFile?: string 
       '',
     );
     lines.push(
-      "Rebuild the baseline from a run of this experiment (docs/ci.md) or run with the baseline's seed and models.",
+      "Rebuild the baseline from a run of this experiment (docs/ci.md) or run with the baseline's seed, models and source mode.",
       '',
     );
   }

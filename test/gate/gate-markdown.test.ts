@@ -156,7 +156,7 @@ describe('the gate as Markdown', () => {
       '',
       '- seed: 7 vs 8',
       '',
-      "Rebuild the baseline from a run of this experiment (docs/ci.md) or run with the baseline's seed and models.",
+      "Rebuild the baseline from a run of this experiment (docs/ci.md) or run with the baseline's seed, models and source mode.",
       '',
       'Thresholds: min mean – · max drop 0.5 (counted only when the paired 95% CI excludes 0) · max handoff-token growth 25% · max error rate 5.0% · min cells 6',
       '',
