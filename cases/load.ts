@@ -7,6 +7,7 @@ import { CaseValidationError, UnknownNameError } from '../harness/core/errors.ts
 import { caseSchema, suiteSchema, transcriptSchema } from './schema.ts';
 import { checkCase } from './check-case.ts';
 import { checkUniqueArms, checkUniqueCases } from './unique.ts';
+import { mergeArms } from '../harness/config/arm-overrides.ts';
 import { importModule } from '../harness/config/import-module.ts';
 import { readText } from '../harness/core/text/read-text.ts';
 
@@ -78,16 +79,20 @@ export async function loadSuite(
   for (const r of raws) if (r.error) throw r.error;
   let cases = await Promise.all(raws.map((r) => toCase(r.raw, r.file, r.baseDir, json)));
   checkUniqueCases(meta.id, cases);
-  checkUniqueArms(file, meta.id, meta.arms, sel?.extraArms ?? [], selWhere);
+  // The suite's own arms are unique; the config's arms are unique among themselves — one named like a
+  // suite arm redefines it (mergeArms).
+  checkUniqueArms(file, meta.id, meta.arms, [], selWhere);
+  checkUniqueArms(file, meta.id, [], sel?.extraArms ?? [], selWhere);
   if (sel?.cases) {
     const ids = cases.map((c) => c.id);
     for (const id of sel.cases)
       if (!ids.includes(id)) throw new UnknownNameError('case', id, ids, `suite ${meta.id}`);
     cases = cases.filter((c) => sel.cases!.includes(c.id));
   }
-  // A config arm without model aliases takes the baseline arm's (a sweep usually varies params only).
+  // A config arm without model aliases takes the baseline arm's (a sweep usually varies params only);
+  // one named like a suite arm redefines it.
   const baseModels = meta.arms.find((a) => a.name === meta.baselineArm)!.models;
-  let arms = [...meta.arms, ...(sel?.extraArms ?? []).map((a) => ({ ...a, models: a.models ?? baseModels }))];
+  let arms = mergeArms(meta.id, meta.arms, sel?.extraArms ?? [], baseModels, `${selWhere}.extraArms`);
   if (sel?.arms) {
     for (const a of sel.arms)
       if (!arms.some((x) => x.name === a))

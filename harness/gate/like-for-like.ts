@@ -104,7 +104,17 @@ export function armDifferences(
   return { differs, oneSided };
 }
 
-export function configCheck(at: { suite: string; arm: string }, differs: string[]): GateCheck {
+/**
+ * The row that lists an arm's change beside its checks. By default the arm is still compared with its
+ * baseline by name (a change made in the config is what CI exists to catch: a drop beyond noise is a
+ * regression), so the row passes and only says what changed. Under `likeForLike` (gate
+ * --like-for-like) a changed arm is not compared and the row cannot evaluate.
+ */
+export function configCheck(
+  at: { suite: string; arm: string },
+  differs: string[],
+  likeForLike = false,
+): GateCheck {
   return {
     ...at,
     kind: 'config',
@@ -114,7 +124,9 @@ export function configCheck(at: { suite: string; arm: string }, differs: string[
     delta: null,
     ci: null,
     limit: null,
-    verdict: 'cannot evaluate',
-    reason: `not like-for-like, not compared with the baseline: ${differs.join('; ')}`,
+    verdict: likeForLike ? 'cannot evaluate' : 'pass',
+    reason: likeForLike
+      ? `not like-for-like, not compared with the baseline (--like-for-like): ${differs.join('; ')}`
+      : `changed since the baseline, compared by name: ${differs.join('; ')}`,
   };
 }

@@ -8,7 +8,10 @@ const headline: Record<GateVerdict, string> = {
 };
 
 /** The verdict as Markdown: a headline, one table row per check, then the notes. For stdout and $GITHUB_STEP_SUMMARY. */
-export function renderGateMarkdown(r: GateResult, opts: { baselineFile?: string } = {}): string {
+export function renderGateMarkdown(
+  r: GateResult,
+  opts: { baselineFile?: string; thresholdsFrom?: string } = {},
+): string {
   const count = (v: GateVerdict) => r.checks.filter((c) => c.verdict === v).length;
   const lines = [`## handoff-eval gate: ${headline[r.verdict]}`, ''];
   const against = `baseline \`${r.baseline.runId}\`${opts.baselineFile ? ` (${opts.baselineFile})` : ''}`;
@@ -38,17 +41,28 @@ export function renderGateMarkdown(r: GateResult, opts: { baselineFile?: string 
     for (const c of r.checks) lines.push(row(c));
     lines.push('');
   }
-  const unlike = r.checks.filter((c) => c.kind === 'config');
-  if (unlike.length > 0)
+  const changed = r.checks.filter((c) => c.kind === 'config');
+  const strict = changed.filter((c) => c.verdict === 'cannot evaluate');
+  const byName = changed.filter((c) => c.verdict !== 'cannot evaluate');
+  const list = (cs: GateCheck[]) =>
+    cs.map((c) => `- ${escape(`${c.suite}/${c.arm}: ${c.reason.replace(/^[^:]*: /, '')}`)}`);
+  if (byName.length > 0)
     lines.push(
-      'Not like-for-like with the baseline — configured differently, so not compared (cannot evaluate; refresh the baseline if the change is meant):',
+      'Changed since the baseline — configured differently, compared with the baseline arm of the same name (a drop beyond noise is a regression; `gate --like-for-like` refuses to compare them instead):',
       '',
-      ...unlike.map((c) => `- ${escape(`${c.suite}/${c.arm}: ${c.reason.replace(/^[^:]*: /, '')}`)}`),
+      ...list(byName),
+      '',
+    );
+  if (strict.length > 0)
+    lines.push(
+      'Not like-for-like with the baseline — configured differently, so not compared (--like-for-like; cannot evaluate):',
+      '',
+      ...list(strict),
       '',
     );
   const t = r.thresholds;
   lines.push(
-    `Thresholds: min mean ${
+    `Thresholds${opts.thresholdsFrom ? ` (from ${opts.thresholdsFrom})` : ''}: min mean ${
       Object.entries(t.minMean)
         .map(([k, v]) => `${k} ≥ ${v}`)
         .join(', ') || '–'

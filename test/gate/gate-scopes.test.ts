@@ -269,12 +269,12 @@ describe('arms whose strategy, params or models differ from the baseline', () =>
   const summaryArm = (b: ReturnType<typeof createBaseline>) =>
     b.suites[0]!.arms.find((a) => a.arm === 'summary')!;
 
-  it('are not compared with the baseline: cannot evaluate, with what differs', () => {
+  it('under likeForLike (gate --like-for-like) are not compared with the baseline: cannot evaluate, with what differs', () => {
     const withParams = (r: ResultRow) => (r.arm === 'summary' ? { ...r, params: { maxTokens: 600 } } : r);
     const b = edited((x) => {
       summaryArm(x).params = { maxTokens: 400 };
     });
-    const r = evaluateGate(rows.map(withParams), b, { ...base, minMean: {} });
+    const r = evaluateGate(rows.map(withParams), b, { ...base, minMean: {} }, { likeForLike: true });
     expect(r.verdict).toBe('cannot evaluate');
     const config = r.checks.filter((c) => c.kind === 'config');
     expect(config).toHaveLength(1);
@@ -290,6 +290,30 @@ describe('arms whose strategy, params or models differ from the baseline', () =>
     const md = renderGateMarkdown(r);
     expect(md).toMatch(
       /Not like-for-like with the baseline[^]*ledgerline\/summary: params\.maxTokens 400 → 600/,
+    );
+  });
+
+  it('by default are compared by name, the change listed beside the checks', () => {
+    const withParams = (r: ResultRow) => (r.arm === 'summary' ? { ...r, params: { maxTokens: 600 } } : r);
+    const b = edited((x) => {
+      summaryArm(x).params = { maxTokens: 400 };
+    });
+    const r = evaluateGate(rows.map(withParams), b, { ...base, minMean: {} });
+    expect(r.verdict).toBe('pass');
+    const summary = r.checks.filter((c) => c.arm === 'summary');
+    expect(summary.map((c) => c.kind).sort()).toEqual([
+      'config',
+      'drop',
+      'drop',
+      'error-rate',
+      'token-growth',
+    ]);
+    expect(summary.find((c) => c.kind === 'config')).toMatchObject({
+      verdict: 'pass',
+      reason: 'changed since the baseline, compared by name: params.maxTokens 400 → 600',
+    });
+    expect(renderGateMarkdown(r)).toMatch(
+      /Changed since the baseline[^]*- ledgerline\/summary: params\.maxTokens 400 → 600/,
     );
   });
 
@@ -315,14 +339,19 @@ describe('arms whose strategy, params or models differ from the baseline', () =>
     );
   });
 
-  it('through the CLI: exit 2, the arm and the differing param named in the Markdown', () => {
+  it('through the CLI: compared by name (exit 0, the change listed); --like-for-like exit 2', () => {
     const dir = runFixture();
     const b = JSON.parse(readFileSync(committedBaseline, 'utf8'));
     const arm = b.suites[0].arms.find((a: { strategy: string }) => a.strategy === 'brick-only');
     arm.params.resultCap = 400;
     const file = join(tempDir('params'), 'baseline.json');
     writeFileSync(file, JSON.stringify(b));
-    const r = runCli(['gate', dir, '--baseline', file, '--config', gateConfig], {
+    const byName = runCli(['gate', dir, '--baseline', file, '--config', gateConfig], {
+      env: { GITHUB_STEP_SUMMARY: '' },
+    });
+    expect(byName.code, byName.stdout).toBe(0);
+    expect(byName.stdout).toContain(`${b.suites[0].suite}/${arm.arm}: params.resultCap 400 → 500`);
+    const r = runCli(['gate', dir, '--baseline', file, '--config', gateConfig, '--like-for-like'], {
       env: { GITHUB_STEP_SUMMARY: '' },
     });
     expect(r.code, r.stdout).toBe(2);

@@ -6,6 +6,7 @@ import { rawCases, readSuiteJson, suiteJsonProblems, toCase, type SuiteJson } fr
 import { getStrategy } from '../../../strategies/index.ts';
 import { paramProblems } from '../../../strategies/define.ts';
 import { checkUniqueArms, checkUniqueCases } from '../../../cases/unique.ts';
+import { mergeArms } from '../../config/arm-overrides.ts';
 
 /** What validating one suite folder found: every problem, not only the first. */
 export interface SuiteCheck {
@@ -57,7 +58,8 @@ export async function checkSuiteDir(
   }
   // Names that become cell ids: two arms or cases of one name would give two cells one id.
   for (const unique of [
-    () => checkUniqueArms(file, json.id, json.arms, extra, selWhere),
+    () => checkUniqueArms(file, json.id, json.arms, [], selWhere),
+    () => checkUniqueArms(file, json.id, [], extra, selWhere),
     () => checkUniqueCases(json.id, out.cases),
   ])
     try {
@@ -88,8 +90,19 @@ function checkArms(
     out.problems.push(
       `${file}: baselineArm: "${json.baselineArm}" is not one of the suite's arms (${json.arms.map((a) => a.name).join(', ')})`,
     );
-  const extra = (sel?.extraArms ?? []).map((a: ArmInput) => ({ ...a, models: a.models ?? baseline?.models }));
-  const arms = [...json.arms, ...extra] as Arm[];
+  const extra = sel?.extraArms ?? [];
+  let arms = [...json.arms] as Arm[];
+  try {
+    arms = mergeArms(
+      json.id,
+      json.arms,
+      extra,
+      baseline?.models ?? json.arms[0]!.models,
+      'config: extraArms',
+    );
+  } catch (err) {
+    out.problems.push((err as Error).message);
+  }
   out.arms = arms.length;
   arms.forEach((a, i) =>
     out.problems.push(...armProblems(a, i < json.arms.length ? file : 'config', config)),
