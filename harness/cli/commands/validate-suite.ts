@@ -2,7 +2,14 @@ import { join } from 'node:path';
 import type { Arm, Case } from '../../core/index.ts';
 import type { ArmInput, ResolvedConfig, ResolvedSuiteSelection } from '../../config/types.ts';
 import { HarnessError } from '../../core/errors.ts';
-import { rawCases, readSuiteJson, suiteJsonProblems, toCase, type SuiteJson } from '../../../cases/load.ts';
+import {
+  caseJsonProblems,
+  rawCases,
+  readSuiteJson,
+  suiteJsonProblems,
+  toCase,
+  type SuiteJson,
+} from '../../../cases/load.ts';
 import { getStrategy } from '../../../strategies/index.ts';
 import { paramProblems } from '../../../strategies/define.ts';
 import { checkUniqueArms, checkUniqueCases } from '../../../cases/unique.ts';
@@ -53,7 +60,10 @@ export async function checkSuiteDir(
       try {
         out.cases.push(await toCase(r.raw, r.file, r.baseDir, json));
       } catch (err) {
-        fail(err);
+        // A schema problem: every one of the case's, not only the first.
+        const all = caseJsonProblems(r.raw, r.file);
+        if (all.length > 0) all.forEach(fail);
+        else fail(err);
       }
   }
   // Names that become cell ids: two arms or cases of one name would give two cells one id.
