@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Case, Suite, Transcript } from '../harness/core/index.ts';
@@ -9,7 +9,9 @@ import { checkCase } from './check-case.ts';
 import { checkUniqueArms, checkUniqueCases } from './unique.ts';
 import { mergeArms } from '../harness/config/arm-overrides.ts';
 import { importModule } from '../harness/config/import-module.ts';
-import { readText } from '../harness/core/text/read-text.ts';
+import { stripBom } from '../harness/core/text/read-text.ts';
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The case and suite validators, compiled on first use (~100 ms that commands reading no case never pay). */
 let compiled: { caseJson: ValidateFunction; suiteJson: ValidateFunction } | undefined;
@@ -260,9 +262,15 @@ async function resolveTranscript(
 function readJson(file: string): unknown {
   let text: string;
   try {
-    text = readText(file);
+    text = stripBom(strictUtf8.decode(readFileSync(file)));
   } catch (err) {
-    throw new CaseValidationError(file, undefined, '(file)', `cannot read: ${(err as Error).message}`);
+    // A case in another encoding (Latin-1, UTF-16) would otherwise load with U+FFFD in its claims and
+    // cues, and its assertions could never match anything.
+    const why =
+      err instanceof TypeError
+        ? 'not valid UTF-8 (save it as UTF-8)'
+        : `cannot read: ${(err as Error).message}`;
+    throw new CaseValidationError(file, undefined, '(file)', why);
   }
   try {
     return JSON.parse(text);

@@ -10,6 +10,8 @@ import { builtinProviderNames } from './types.ts';
 import { resolveSuites } from './suites.ts';
 import { configDefaults } from './defaults.ts';
 import { resolvePlugins } from './plugins.ts';
+import { checkConfigSchema } from './config-schema.ts';
+import { listSuiteIds } from '../../cases/load.ts';
 
 /** The built-in model aliases (`configDefaults.models`). */
 export const defaultModels: Record<string, ModelSpec> = configDefaults.models;
@@ -36,7 +38,7 @@ export function resolveConfig(
     file,
   );
   const strategies = check.record(user.strategies, 'strategies') ?? {};
-  return {
+  const resolved: ResolvedConfig = {
     configFile: file,
     suites: resolveSuites(user.suites, flags.suite, { file: where, strategies, models }),
     arms: flags.arm?.length ? flags.arm : (check.stringArray(user.arms, 'arms') ?? 'all'),
@@ -71,6 +73,27 @@ export function resolveConfig(
     shard: parseShard(flags.shard, where),
     batch: flags.batch ?? false,
   };
+  // The fields above keep their own messages; the schema checks every value they do not (issue 28.12).
+  checkConfigSchema(user, where);
+  checkGateSuiteIds(resolved, where);
+  return resolved;
+}
+
+/**
+ * `gate.suites.<id>` must name a suite under casesDir (a typo would otherwise gate nothing: the gate
+ * treats a suite absent from run and baseline as a note). Checked when the cases folder exists; arm
+ * names are `validate`'s (they need every suite.json and the config's arms).
+ */
+function checkGateSuiteIds(config: ResolvedConfig, where: string): void {
+  const ids = listSuiteIds(config.casesDir);
+  if (ids.length === 0) return;
+  for (const id of Object.keys(config.gate.suites ?? {}))
+    if (!ids.includes(id))
+      throw new ConfigError(
+        where,
+        `gate.suites.${id}`,
+        `no suite "${id}" under ${config.casesDir}; valid: ${ids.join(', ')}`,
+      );
 }
 
 /** The response cache: on unless the file or --no-cache turns it off; its directory. */

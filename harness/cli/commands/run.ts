@@ -49,9 +49,9 @@ export const runCommand: Command<RunArgs> = {
     if (args.detach && !args.batch && !args.resume)
       throw new InputError('usage', '--detach: only with --batch (or --resume of a batch run)');
     const config = await loadConfig(args.config, {
-      suite: listValues(args.suite),
-      arm: listValues(args.arm),
-      case: listValues(args.case),
+      suite: listValues(args.suite, '--suite'),
+      arm: listValues(args.arm, '--arm'),
+      case: listValues(args.case, '--case'),
       provider: args.provider,
       reps: args.reps,
       seed: args.seed,
