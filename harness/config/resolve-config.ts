@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../core/errors.ts';
 import { packageRoot } from '../version.ts';
-import { resolveGateThresholds } from './gate-thresholds.ts';
+import { checkGateSuiteIds, resolveGateThresholds } from './gate-thresholds.ts';
 import { checkNumberFlag, type NumberRule } from './numeric-flags.ts';
 import type { ModelSpec, ProviderName, ResolvedConfig, SourceMode, UserConfig } from './types.ts';
 import type { ConfigFlags } from './config-flags.ts';
@@ -11,7 +11,6 @@ import { resolveSuites } from './suites.ts';
 import { configDefaults } from './defaults.ts';
 import { resolvePlugins } from './plugins.ts';
 import { checkConfigSchema } from './config-schema.ts';
-import { listSuiteIds } from '../../cases/load.ts';
 
 /** The built-in model aliases (`configDefaults.models`). */
 export const defaultModels: Record<string, ModelSpec> = configDefaults.models;
@@ -77,23 +76,6 @@ export function resolveConfig(
   checkConfigSchema(user, where);
   checkGateSuiteIds(resolved, where);
   return resolved;
-}
-
-/**
- * `gate.suites.<id>` must name a suite under casesDir (a typo would otherwise gate nothing: the gate
- * treats a suite absent from run and baseline as a note). Checked when the cases folder exists; arm
- * names are `validate`'s (they need every suite.json and the config's arms).
- */
-function checkGateSuiteIds(config: ResolvedConfig, where: string): void {
-  const ids = listSuiteIds(config.casesDir);
-  if (ids.length === 0) return;
-  for (const id of Object.keys(config.gate.suites ?? {}))
-    if (!ids.includes(id))
-      throw new ConfigError(
-        where,
-        `gate.suites.${id}`,
-        `no suite "${id}" under ${config.casesDir}; valid: ${ids.join(', ')}`,
-      );
 }
 
 /** The response cache: on unless the file or --no-cache turns it off; its directory. */

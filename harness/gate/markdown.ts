@@ -41,25 +41,7 @@ export function renderGateMarkdown(
     for (const c of r.checks) lines.push(row(c));
     lines.push('');
   }
-  const changed = r.checks.filter((c) => c.kind === 'config');
-  const strict = changed.filter((c) => c.verdict === 'cannot evaluate');
-  const byName = changed.filter((c) => c.verdict !== 'cannot evaluate');
-  const list = (cs: GateCheck[]) =>
-    cs.map((c) => `- ${escape(`${c.suite}/${c.arm}: ${c.reason.replace(/^[^:]*: /, '')}`)}`);
-  if (byName.length > 0)
-    lines.push(
-      'Changed since the baseline — configured differently, compared with the baseline arm of the same name (a drop beyond noise is a regression; `gate --like-for-like` refuses to compare them instead):',
-      '',
-      ...list(byName),
-      '',
-    );
-  if (strict.length > 0)
-    lines.push(
-      'Not like-for-like with the baseline — configured differently, so not compared (--like-for-like; cannot evaluate):',
-      '',
-      ...list(strict),
-      '',
-    );
+  lines.push(...changedArms(r.checks));
   const t = r.thresholds;
   lines.push(
     `Thresholds${opts.thresholdsFrom ? ` (from ${opts.thresholdsFrom})` : ''}: min mean ${
@@ -71,6 +53,34 @@ export function renderGateMarkdown(
   );
   if (r.notes.length > 0) lines.push('Notes:', '', ...r.notes.map((n) => `- ${escape(n)}`), '');
   return lines.join('\n');
+}
+
+/**
+ * Arms configured differently from the baseline: compared by name (the default), or not compared
+ * (`--like-for-like`, cannot evaluate) — each list with what changed.
+ */
+function changedArms(checks: readonly GateCheck[]): string[] {
+  const changed = checks.filter((c) => c.kind === 'config');
+  const strict = changed.filter((c) => c.verdict === 'cannot evaluate');
+  const byName = changed.filter((c) => c.verdict !== 'cannot evaluate');
+  const list = (cs: GateCheck[]) =>
+    cs.map((c) => `- ${escape(`${c.suite}/${c.arm}: ${c.reason.replace(/^[^:]*: /, '')}`)}`);
+  const out: string[] = [];
+  if (byName.length > 0)
+    out.push(
+      'Changed since the baseline — configured differently, compared with the baseline arm of the same name (a drop beyond noise is a regression; `gate --like-for-like` refuses to compare them instead):',
+      '',
+      ...list(byName),
+      '',
+    );
+  if (strict.length > 0)
+    out.push(
+      'Not like-for-like with the baseline — configured differently, so not compared (--like-for-like; cannot evaluate):',
+      '',
+      ...list(strict),
+      '',
+    );
+  return out;
 }
 
 /** The scoped thresholds, as configured (each check's row shows the limit it was held to). */

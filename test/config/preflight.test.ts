@@ -4,8 +4,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
-import { preflight } from '../../harness/config/preflight.ts';
-import { listVendorModels } from '../../harness/config/preflight-models.ts';
+import { preflight } from '../../harness/runner/preflight.ts';
+import { listVendorModels } from '../../harness/runner/preflight-models.ts';
 import { printDryRun } from '../../harness/cli/commands/run.ts';
 import { InputError } from '../../harness/core/errors.ts';
 import type { UserConfig } from '../../harness/config/types.ts';

@@ -117,7 +117,7 @@ const EXPECTED = [
   '| s | a | strategy, params, models | – | – | – | – | **cannot evaluate** — config: params differ: cap 3 → 4 |',
   '| s | a | scoped threshold | – | – | – | – | **cannot evaluate** — no suite x |',
   '',
-  'Not like-for-like with the baseline — configured differently, so not compared (cannot evaluate; refresh the baseline if the change is meant):',
+  'Not like-for-like with the baseline — configured differently, so not compared (--like-for-like; cannot evaluate):',
   '',
   '- s/a: params differ: cap 3 → 4',
   '',

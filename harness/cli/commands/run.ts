@@ -7,7 +7,7 @@ import { InputError } from '../../core/errors.ts';
 import { numberFlag } from '../../config/numeric-flags.ts';
 import type { ResultRow } from '../../core/index.ts';
 import { dryRun, renderDryRun } from '../../runner/dry-run.ts';
-import { preflight } from '../../config/preflight.ts';
+import { preflight } from '../../runner/preflight.ts';
 import { openResume } from '../../runner/run-dir.ts';
 import { readJsonl } from '../../core/journal.ts';
 import { resolveReporters } from '../../runner/reporters-map.ts';

@@ -2,14 +2,8 @@ import { join } from 'node:path';
 import type { Arm, Case } from '../../core/index.ts';
 import type { ArmInput, ResolvedConfig, ResolvedSuiteSelection } from '../../config/types.ts';
 import { HarnessError } from '../../core/errors.ts';
-import {
-  caseJsonProblems,
-  rawCases,
-  readSuiteJson,
-  suiteJsonProblems,
-  toCase,
-  type SuiteJson,
-} from '../../../cases/load.ts';
+import { rawCases, readSuiteJson, toCase, type SuiteJson } from '../../../cases/load.ts';
+import { caseJsonProblems, suiteJsonProblems } from '../../../cases/json-problems.ts';
 import { getStrategy } from '../../../strategies/index.ts';
 import { paramProblems } from '../../../strategies/define.ts';
 import { checkUniqueArms, checkUniqueCases } from '../../../cases/unique.ts';

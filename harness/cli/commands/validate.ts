@@ -4,7 +4,7 @@ import { dirname, join, basename } from 'node:path';
 import { HarnessError, InputError } from '../../core/errors.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { findCaseFiles, listSuiteIds, readSuiteJson, toCase } from '../../../cases/load.ts';
-import { preflight } from '../../config/preflight.ts';
+import { preflight } from '../../runner/preflight.ts';
 import { checkScopeNames } from '../../gate/scopes.ts';
 import { caseWarnings } from '../../../cases/case-warnings.ts';
 import type { Case } from '../../core/index.ts';

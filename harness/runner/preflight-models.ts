@@ -1,4 +1,4 @@
-import type { ResolvedConfig } from './types.ts';
+import type { ResolvedConfig } from '../config/types.ts';
 import { anthropicKeys, openaiKeys, resolveClientSettings } from '../providers/wire-client.ts';
 import { maskSecrets } from '../core/redact.ts';
 

@@ -1,11 +1,11 @@
 import { existsSync, statSync } from 'node:fs';
-import type { ResolvedConfig } from './types.ts';
+import type { ResolvedConfig } from '../config/types.ts';
 import { HarnessError } from '../core/errors.ts';
 import { listSuiteIds } from '../../cases/load.ts';
-import { reportersMap } from '../runner/reporters-map.ts';
-import { loadExperiment } from '../runner/experiment.ts';
-import { planCells } from '../runner/plan.ts';
-import { nothingToRun } from '../runner/run.ts';
+import { reportersMap } from './reporters-map.ts';
+import { loadExperiment } from './experiment.ts';
+import { planCells } from './plan.ts';
+import { nothingToRun } from './run.ts';
 import { resolveModel } from '../calls/call-path.ts';
 import { sizeOf } from '../providers/sim/rates.ts';
 import { listVendorModels, type ModelLister } from './preflight-models.ts';
@@ -42,8 +42,7 @@ export async function preflight(
     notes.push('model ids not checked: the plan could not be built (its problem is reported on its own)');
     return { problems, notes, cells: null };
   }
-  if (cells.length === 0)
-    problems.push(nothingToRun(await loadExperiment(config), config).message);
+  if (cells.length === 0) problems.push(nothingToRun(await loadExperiment(config), config).message);
   const used = usedModels(config, cells, problems);
   await checkModels(config, used, problems, notes, opts.listModels ?? listVendorModels);
   return { problems, notes, cells: cells.length };
