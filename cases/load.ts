@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Case, Suite, Transcript } from '../harness/core/index.ts';
@@ -7,8 +7,11 @@ import { CaseValidationError, UnknownNameError } from '../harness/core/errors.ts
 import { caseSchema, suiteSchema, transcriptSchema } from './schema.ts';
 import { checkCase } from './check-case.ts';
 import { checkUniqueArms, checkUniqueCases } from './unique.ts';
+import { mergeArms } from '../harness/config/arm-overrides.ts';
 import { importModule } from '../harness/config/import-module.ts';
-import { readText } from '../harness/core/text/read-text.ts';
+import { stripBom } from '../harness/core/text/read-text.ts';
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The case and suite validators, compiled on first use (~100 ms that commands reading no case never pay). */
 let compiled: { caseJson: ValidateFunction; suiteJson: ValidateFunction } | undefined;
@@ -78,16 +81,20 @@ export async function loadSuite(
   for (const r of raws) if (r.error) throw r.error;
   let cases = await Promise.all(raws.map((r) => toCase(r.raw, r.file, r.baseDir, json)));
   checkUniqueCases(meta.id, cases);
-  checkUniqueArms(file, meta.id, meta.arms, sel?.extraArms ?? [], selWhere);
+  // The suite's own arms are unique; the config's arms are unique among themselves — one named like a
+  // suite arm redefines it (mergeArms).
+  checkUniqueArms(file, meta.id, meta.arms, [], selWhere);
+  checkUniqueArms(file, meta.id, [], sel?.extraArms ?? [], selWhere);
   if (sel?.cases) {
     const ids = cases.map((c) => c.id);
     for (const id of sel.cases)
       if (!ids.includes(id)) throw new UnknownNameError('case', id, ids, `suite ${meta.id}`);
     cases = cases.filter((c) => sel.cases!.includes(c.id));
   }
-  // A config arm without model aliases takes the baseline arm's (a sweep usually varies params only).
+  // A config arm without model aliases takes the baseline arm's (a sweep usually varies params only);
+  // one named like a suite arm redefines it.
   const baseModels = meta.arms.find((a) => a.name === meta.baselineArm)!.models;
-  let arms = [...meta.arms, ...(sel?.extraArms ?? []).map((a) => ({ ...a, models: a.models ?? baseModels }))];
+  let arms = mergeArms(meta.id, meta.arms, sel?.extraArms ?? [], baseModels, `${selWhere}.extraArms`);
   if (sel?.arms) {
     for (const a of sel.arms)
       if (!arms.some((x) => x.name === a))
@@ -160,14 +167,6 @@ function fileCases(dir: string): RawCase[] {
     });
 }
 
-/** Every schema problem of a suite.json (not only the first), for `validate`. */
-export function suiteJsonProblems(json: unknown, file: string): CaseValidationError[] {
-  allErrorsSuite ??= new Ajv({ allErrors: true, strict: false }).compile(suiteSchema);
-  if (allErrorsSuite(json)) return [];
-  return (allErrorsSuite.errors ?? []).map((e) => schemaError(file, undefined, [e]));
-}
-let allErrorsSuite: ValidateFunction | undefined;
-
 /** suite.json, parsed (a CaseValidationError naming the file when it cannot be read). */
 export function readSuiteJson(dir: string): SuiteJson {
   return readJson(join(dir, 'suite.json')) as SuiteJson;
@@ -225,9 +224,15 @@ async function resolveTranscript(
 function readJson(file: string): unknown {
   let text: string;
   try {
-    text = readText(file);
+    text = stripBom(strictUtf8.decode(readFileSync(file)));
   } catch (err) {
-    throw new CaseValidationError(file, undefined, '(file)', `cannot read: ${(err as Error).message}`);
+    // A case in another encoding (Latin-1, UTF-16) would otherwise load with U+FFFD in its claims and
+    // cues, and its assertions could never match anything.
+    const why =
+      err instanceof TypeError
+        ? 'not valid UTF-8 (save it as UTF-8)'
+        : `cannot read: ${(err as Error).message}`;
+    throw new CaseValidationError(file, undefined, '(file)', why);
   }
   try {
     return JSON.parse(text);
@@ -236,7 +241,7 @@ function readJson(file: string): unknown {
   }
 }
 
-function schemaError(
+export function schemaError(
   file: string,
   caseId: string | undefined,
   errors: ErrorObject[] | null | undefined,

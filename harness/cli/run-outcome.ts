@@ -18,7 +18,7 @@ export const RUN_STOPPED_BY_PROVIDER = 4;
  */
 export function printOutcome(outcome: RunOutcome, config: ResolvedConfig): number {
   if (outcome.stoppedBy) {
-    process.stderr.write(stoppedText(outcome));
+    process.stderr.write(stoppedText(outcome, config));
     return RUN_STOPPED_BY_PROVIDER;
   }
   // The headline table per suite; the full statistics are in report.md / report.html.
@@ -47,14 +47,40 @@ function budgetText(b: ErrorBudget): string {
   return `${lines.join('\n')}\n`;
 }
 
-function stoppedText(outcome: RunOutcome): string {
+export function stoppedText(
+  outcome: Pick<RunOutcome, 'stoppedBy' | 'rows' | 'dir'>,
+  config: ResolvedConfig,
+): string {
   const err = outcome.stoppedBy!;
   const journalled = outcome.rows.length;
   return [
     `handoff-eval: run stopped by a provider error that would fail every call: ${maskSecrets(describeError(err).message)}`,
     `  base URL: ${err.baseURL ?? '(unknown)'}`,
-    `  ${journalled} cell(s) journalled before it; the cells it failed are not. Fix the cause, then continue with:`,
+    `  ${journalled} cell(s) journalled before it; the cells it failed are not.`,
+    `  ${whatToChange(err, config)}, then continue with:`,
     `  handoff-eval run --resume ${outcome.dir}`,
     '',
   ].join('\n');
+}
+
+/**
+ * The setting to change, by what the provider said: an unknown model names the config fields that
+ * give that id (a resume takes a changed id no journalled cell used); a refused key names its
+ * variable; anything else, the base URL.
+ */
+function whatToChange(err: NonNullable<RunOutcome['stoppedBy']>, config: ResolvedConfig): string {
+  const file = config.configFile ?? 'eval.config.ts';
+  const status = (err as { status?: number }).status;
+  const model = /unknown sim model "([^"]+)"|model[^"`']*["`']([^"`']+)["`']/i.exec(err.message);
+  const id = model?.[1] ?? model?.[2];
+  const fields = Object.entries(config.models).flatMap(([alias, spec]) =>
+    Object.entries(spec ?? {})
+      .filter(([provider, m]) => m === id && provider === err.provider)
+      .map(([provider]) => `models.${alias}.${provider}`),
+  );
+  if (fields.length > 0)
+    return `Change ${fields.join(', ')} ("${id}") in ${file} to a model ${err.provider} has (handoff-eval validate lists the ids it does not); the resume takes the new id`;
+  if (status === 401 || status === 403)
+    return `Set ${err.provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : err.provider === 'openai' ? 'OPENAI_API_KEY' : "the provider's key"} to a key ${err.provider} accepts (and allowed this model)`;
+  return `Fix the cause (the model ids under models in ${file}, the key, or the base URL above)`;
 }

@@ -1,5 +1,13 @@
-import type { GateLimits, GateSuiteScope, GateThresholds, ResolvedGateThresholds } from './types.ts';
+import type {
+  GateLimits,
+  GateSuiteScope,
+  GateThresholds,
+  ResolvedConfig,
+  ResolvedGateThresholds,
+} from './types.ts';
 import { ConfigError } from '../core/errors.ts';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 
 export type { ResolvedGateThresholds } from './types.ts';
 
@@ -93,4 +101,29 @@ function checkArms(arms: unknown, at: string, fail: Fail): Record<string, GateLi
     checkLimits(scope as GateLimits, `${at}.${name}.`, fail, true);
   }
   return arms as Record<string, GateLimits>;
+}
+
+/**
+ * `gate.suites.<id>` must name a suite under casesDir (a typo would otherwise gate nothing: the gate
+ * treats a suite absent from run and baseline as a note). Checked when the cases folder exists; arm
+ * names are `validate`'s (they need every suite.json and the config's arms).
+ */
+export function checkGateSuiteIds(config: Pick<ResolvedConfig, 'casesDir' | 'gate'>, where: string): void {
+  const ids = suiteIds(config.casesDir);
+  if (ids.length === 0) return;
+  for (const id of Object.keys(config.gate.suites ?? {}))
+    if (!ids.includes(id))
+      throw new ConfigError(
+        where,
+        `gate.suites.${id}`,
+        `no suite "${id}" under ${config.casesDir}; valid: ${ids.join(', ')}`,
+      );
+}
+
+/** The folders under casesDir holding a suite.json (cases/load.ts lists them the same way; config sits below cases). */
+function suiteIds(dir: string): string[] {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return [];
+  return readdirSync(dir)
+    .filter((d) => existsSync(join(dir, d, 'suite.json')))
+    .sort();
 }

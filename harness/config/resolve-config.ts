@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../core/errors.ts';
 import { packageRoot } from '../version.ts';
-import { resolveGateThresholds } from './gate-thresholds.ts';
+import { checkGateSuiteIds, resolveGateThresholds } from './gate-thresholds.ts';
 import { checkNumberFlag, type NumberRule } from './numeric-flags.ts';
 import type { ModelSpec, ProviderName, ResolvedConfig, SourceMode, UserConfig } from './types.ts';
 import type { ConfigFlags } from './config-flags.ts';
@@ -10,6 +10,7 @@ import { builtinProviderNames } from './types.ts';
 import { resolveSuites } from './suites.ts';
 import { configDefaults } from './defaults.ts';
 import { resolvePlugins } from './plugins.ts';
+import { checkConfigSchema } from './config-schema.ts';
 
 /** The built-in model aliases (`configDefaults.models`). */
 export const defaultModels: Record<string, ModelSpec> = configDefaults.models;
@@ -36,7 +37,7 @@ export function resolveConfig(
     file,
   );
   const strategies = check.record(user.strategies, 'strategies') ?? {};
-  return {
+  const resolved: ResolvedConfig = {
     configFile: file,
     suites: resolveSuites(user.suites, flags.suite, { file: where, strategies, models }),
     arms: flags.arm?.length ? flags.arm : (check.stringArray(user.arms, 'arms') ?? 'all'),
@@ -71,6 +72,10 @@ export function resolveConfig(
     shard: parseShard(flags.shard, where),
     batch: flags.batch ?? false,
   };
+  // The fields above keep their own messages; the schema checks every value they do not (issue 28.12).
+  checkConfigSchema(user, where);
+  checkGateSuiteIds(resolved, where);
+  return resolved;
 }
 
 /** The response cache: on unless the file or --no-cache turns it off; its directory. */

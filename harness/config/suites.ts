@@ -128,14 +128,25 @@ function checkArm(value: unknown, field: string, ctx: SuiteContext): ArmInput {
       'must be an arm {name, strategy, params?, models?} or a sweep(...)',
     );
   const where = `${ctx.file}: ${field} (${arm.name})`;
-  if (typeof arm.strategy !== 'string')
-    throw new ConfigError(ctx.file, `${field}.strategy`, `arm ${arm.name}: must name a strategy`);
-  const strategy = getStrategy(arm.strategy, ctx.strategies, `${where}: strategy`);
-  if (arm.params !== undefined && (typeof arm.params !== 'object' || arm.params === null))
+  if (
+    arm.params !== undefined &&
+    (typeof arm.params !== 'object' || arm.params === null || Array.isArray(arm.params))
+  )
     throw new ConfigError(ctx.file, `${field}.params`, `arm ${arm.name}: must be an object`);
-  const problem = paramProblems(strategy, arm.params)[0];
-  if (problem)
-    throw new ConfigError(ctx.file, `${field}.params.${problem.param}`, `arm ${arm.name}: ${problem.detail}`);
+  // No strategy: it redefines the suite arm of its name (checked, with that arm's strategy, when the
+  // suite loads: arm-overrides.ts, then the experiment's arm check).
+  if (arm.strategy !== undefined) {
+    if (typeof arm.strategy !== 'string' || arm.strategy === '')
+      throw new ConfigError(ctx.file, `${field}.strategy`, `arm ${arm.name}: must name a strategy`);
+    const strategy = getStrategy(arm.strategy, ctx.strategies, `${where}: strategy`);
+    const problem = paramProblems(strategy, arm.params)[0];
+    if (problem)
+      throw new ConfigError(
+        ctx.file,
+        `${field}.params.${problem.param}`,
+        `arm ${arm.name}: ${problem.detail}`,
+      );
+  }
   for (const role of ['source', 'receiver'] as const) {
     const alias = arm.models?.[role];
     if (arm.models !== undefined && (typeof alias !== 'string' || !ctx.models[alias]))

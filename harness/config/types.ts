@@ -59,9 +59,13 @@ export interface Price {
 
 /**
  * An arm defined in the config (`extraArms`, a `sweep`). Without `models` it takes the suite's
- * baseline arm's model aliases.
+ * baseline arm's model aliases. Named like one of the suite's arms, it redefines that arm: `strategy`
+ * and `models` default to the suite arm's, `params` merge over the suite arm's (docs/config.md,
+ * "Changing a suite arm's settings").
  */
-export interface ArmInput extends Omit<Arm, 'models'> {
+export interface ArmInput extends Omit<Arm, 'models' | 'strategy'> {
+  /** Required for an added arm; a redefined suite arm keeps its own when omitted. */
+  strategy?: string;
   models?: Arm['models'];
 }
 

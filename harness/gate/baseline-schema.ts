@@ -34,6 +34,7 @@ const arm = {
     arm: { type: 'string', minLength: 1 },
     strategy: { type: 'string' },
     params: { type: 'object' },
+    mode: { type: 'string', minLength: 1 },
     models: {
       type: 'object',
       required: ['source', 'receiver', 'judge'],

@@ -5,7 +5,7 @@ import { scoredCells, type ScoredCell } from '../../reports/stats/paired.ts';
 import type { Summary } from '../../reports/summary/types.ts';
 import { validateBaselineShape } from './baseline-schema.ts';
 import { stripBom } from '../core/text/read-text.ts';
-import { armModels } from './like-for-like.ts';
+import { armMode, armModels } from './like-for-like.ts';
 
 export {
   BASELINE_SCHEMA,
@@ -71,6 +71,7 @@ export function createBaseline(input: readonly ResultRow[]): Baseline {
         arm: a.arm,
         strategy: a.strategy,
         params: a.params,
+        ...(armMode(armRows) !== 'recorded' ? { mode: armMode(armRows) } : {}),
         models: armModels(armRows),
         cells: a.cells,
         ok: a.ok,

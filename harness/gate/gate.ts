@@ -6,10 +6,18 @@ import { identityOf } from './baseline.ts';
 import type { Baseline, BaselineArm, GateCheck, GateResult, GateVerdict, RunIdentity } from './types.ts';
 import type { ResolvedGateThresholds } from '../config/gate-thresholds.ts';
 import { limitsFor, scopeChecks, type ArmLimits } from './scopes.ts';
-import { armDifferences, configCheck } from './like-for-like.ts';
+import { armDifferences, configCheck, modeMismatch } from './like-for-like.ts';
 import { changedCells, coverageChecks, unusedMinimums } from './coverage.ts';
 
 export type { GateVerdict, GateCheckKind, GateCheck, GateResult } from './types.ts';
+
+export interface GateOptions {
+  /**
+   * An arm whose strategy, params or models differ from the baseline's arm of its name is not compared
+   * with it (cannot evaluate) — the strict reading. Default: compared by name, the change listed.
+   */
+  likeForLike?: boolean;
+}
 
 const EPS = 1e-9;
 
@@ -23,6 +31,7 @@ export function evaluateGate(
   input: readonly ResultRow[],
   baseline: Baseline,
   thresholds: ResolvedGateThresholds,
+  opts: GateOptions = {},
 ): GateResult {
   const { rows } = canonicalRows(input);
   const base = { baseline: baseline.identity, thresholds };
@@ -37,7 +46,14 @@ export function evaluateGate(
     };
   const summary = summarize(rows);
   const run = identityOf(summary);
-  const mismatch = compareIdentity(run, baseline.identity);
+  const arms = summary.suites.flatMap((s) =>
+    s.arms.map((a) => ({
+      suite: s.suite,
+      arm: a.arm,
+      rows: rows.filter((r) => r.suite === s.suite && r.arm === a.arm),
+    })),
+  );
+  const mismatch = [...compareIdentity(run, baseline.identity), ...modeMismatch(arms, baseline)];
   const notes: string[] = [];
   if (run.harnessVersion !== baseline.identity.harnessVersion)
     notes.push(`harness version ${run.harnessVersion} vs the baseline's ${baseline.identity.harnessVersion}`);
@@ -52,14 +68,16 @@ export function evaluateGate(
       if (ba && a.cells < ba.cells)
         notes.push(`${s.suite}/${a.arm}: ${a.cells} cells vs ${ba.cells} in the baseline`);
       const armRows = rows.filter((r) => r.suite === s.suite && r.arm === a.arm);
-      checks.push(...armChecks(s, a, armRows, ba, thresholds, notes));
+      checks.push(...armChecks(s, a, armRows, ba, thresholds, notes, opts.likeForLike ?? false));
     }
   }
+  const scopes = scopeChecks(thresholds, summary.suites, baseline);
   checks.push(
     ...coverageChecks(baseline, summary.suites),
     ...unusedMinimums(thresholds, summary.suites),
-    ...scopeChecks(thresholds, summary.suites, baseline),
+    ...scopes.checks,
   );
+  notes.push(...scopes.notes);
   const moved = changedCells(rows, baseline);
   if (moved.changed > 0)
     notes.push(
@@ -88,8 +106,9 @@ export function compareIdentity(run: RunIdentity, baseline: RunIdentity): string
 
 /**
  * One suite × arm under its own thresholds (global, or scoped: scopes.ts). An arm configured
- * differently from the baseline's (strategy, params, models) is not compared with it — one 'config'
- * row says what differs — while the absolute checks (error rate, minimum means) still run.
+ * differently from the baseline's (strategy, params, models) gets one 'config' row saying what
+ * differs; it is compared with the baseline's arm of its name all the same, unless `likeForLike`,
+ * where only the absolute checks (error rate, minimum means) run for it.
  */
 function armChecks(
   s: SuiteSummary,
@@ -98,15 +117,16 @@ function armChecks(
   found: BaselineArm | undefined,
   thresholds: ResolvedGateThresholds,
   notes: string[],
+  likeForLike: boolean,
 ): GateCheck[] {
   const at = { suite: s.suite, arm: a.arm };
   const t = limitsFor(thresholds, s.suite, a.arm);
   if (t.exempt) notes.push(`${s.suite}/${a.arm}: exempt from minMean (${t.exempt})`);
   const diff = found ? armDifferences(a, armRows, found) : null;
   for (const d of diff?.oneSided ?? []) notes.push(`${s.suite}/${a.arm}: ${d}`);
-  const ba = diff?.differs.length ? undefined : found;
+  const ba = diff?.differs.length && likeForLike ? undefined : found;
   const checks: GateCheck[] = [errorRateCheck(at, a, found, t)];
-  if (diff?.differs.length) checks.push(configCheck(at, diff.differs));
+  if (diff?.differs.length) checks.push(configCheck(at, diff.differs, likeForLike));
   if (ba) checks.push(tokenCheck(at, a, ba, t));
   for (const c of s.criteria) {
     const min = t.minMean[c];

@@ -17,6 +17,7 @@ export {
 export {
   compareIdentity,
   evaluateGate,
+  type GateOptions,
   overall,
   type GateCheck,
   type GateCheckKind,

@@ -1,5 +1,5 @@
 import type { ResultRow } from '../core/index.ts';
-import type { GateCheck, BaselineArm } from './types.ts';
+import type { GateCheck, Baseline, BaselineArm } from './types.ts';
 
 /** `provider:model` per role of an arm's rows, sorted (what a baseline arm records). */
 export function armModels(rows: readonly ResultRow[]): {
@@ -13,6 +13,39 @@ export function armModels(rows: readonly ResultRow[]): {
     receiver: uniq((r) => r.receiver_model),
     judge: uniq((r) => r.judge_model),
   };
+}
+
+/**
+ * The source mode of an arm's rows: 'live' when any row ran its source live (an error row of a live
+ * cell may lack the column), else 'recorded'.
+ */
+export function armMode(rows: readonly ResultRow[]): string {
+  return rows.find((r) => r.source_mode !== undefined && r.source_mode !== null)?.source_mode ?? 'recorded';
+}
+
+/**
+ * Arms whose source mode differs from the baseline's arm of the same name: live and recorded cells are
+ * different experiments (the source re-runs with tools, or is replayed), so nothing of the run is
+ * compared (the gate's identity mismatch, exit 2). Grouped by the pair of modes, naming both.
+ */
+export function modeMismatch(
+  arms: readonly { suite: string; arm: string; rows: readonly ResultRow[] }[],
+  baseline: Baseline,
+): string[] {
+  const pairs = new Map<string, string[]>();
+  for (const a of arms) {
+    const ba = baseline.suites.find((s) => s.suite === a.suite)?.arms.find((x) => x.arm === a.arm);
+    if (!ba) continue;
+    const run = armMode(a.rows);
+    const base = ba.mode ?? 'recorded';
+    if (run === base) continue;
+    const key = `run ${run} vs baseline ${base}`;
+    pairs.set(key, [...(pairs.get(key) ?? []), `${a.suite}/${a.arm}`]);
+  }
+  return [...pairs].map(
+    ([key, at]) =>
+      `mode: ${key} (${at.length > 6 ? `${at.slice(0, 6).join(', ')} … +${at.length - 6}` : at.join(', ')})`,
+  );
 }
 
 /** JSON with object keys sorted, so equal params compare equal whatever their key order. */
@@ -71,7 +104,17 @@ export function armDifferences(
   return { differs, oneSided };
 }
 
-export function configCheck(at: { suite: string; arm: string }, differs: string[]): GateCheck {
+/**
+ * The row that lists an arm's change beside its checks. By default the arm is still compared with its
+ * baseline by name (a change made in the config is what CI exists to catch: a drop beyond noise is a
+ * regression), so the row passes and only says what changed. Under `likeForLike` (gate
+ * --like-for-like) a changed arm is not compared and the row cannot evaluate.
+ */
+export function configCheck(
+  at: { suite: string; arm: string },
+  differs: string[],
+  likeForLike = false,
+): GateCheck {
   return {
     ...at,
     kind: 'config',
@@ -81,7 +124,9 @@ export function configCheck(at: { suite: string; arm: string }, differs: string[
     delta: null,
     ci: null,
     limit: null,
-    verdict: 'cannot evaluate',
-    reason: `not like-for-like, not compared with the baseline: ${differs.join('; ')}`,
+    verdict: likeForLike ? 'cannot evaluate' : 'pass',
+    reason: likeForLike
+      ? `not like-for-like, not compared with the baseline (--like-for-like): ${differs.join('; ')}`
+      : `changed since the baseline, compared by name: ${differs.join('; ')}`,
   };
 }

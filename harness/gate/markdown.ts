@@ -8,7 +8,10 @@ const headline: Record<GateVerdict, string> = {
 };
 
 /** The verdict as Markdown: a headline, one table row per check, then the notes. For stdout and $GITHUB_STEP_SUMMARY. */
-export function renderGateMarkdown(r: GateResult, opts: { baselineFile?: string } = {}): string {
+export function renderGateMarkdown(
+  r: GateResult,
+  opts: { baselineFile?: string; thresholdsFrom?: string } = {},
+): string {
   const count = (v: GateVerdict) => r.checks.filter((c) => c.verdict === v).length;
   const lines = [`## handoff-eval gate: ${headline[r.verdict]}`, ''];
   const against = `baseline \`${r.baseline.runId}\`${opts.baselineFile ? ` (${opts.baselineFile})` : ''}`;
@@ -26,7 +29,7 @@ export function renderGateMarkdown(r: GateResult, opts: { baselineFile?: string 
       '',
     );
     lines.push(
-      "Rebuild the baseline from a run of this experiment (docs/ci.md) or run with the baseline's seed and models.",
+      "Rebuild the baseline from a run of this experiment (docs/ci.md) or run with the baseline's seed, models and source mode.",
       '',
     );
   }
@@ -38,17 +41,10 @@ export function renderGateMarkdown(r: GateResult, opts: { baselineFile?: string 
     for (const c of r.checks) lines.push(row(c));
     lines.push('');
   }
-  const unlike = r.checks.filter((c) => c.kind === 'config');
-  if (unlike.length > 0)
-    lines.push(
-      'Not like-for-like with the baseline — configured differently, so not compared (cannot evaluate; refresh the baseline if the change is meant):',
-      '',
-      ...unlike.map((c) => `- ${escape(`${c.suite}/${c.arm}: ${c.reason.replace(/^[^:]*: /, '')}`)}`),
-      '',
-    );
+  lines.push(...changedArms(r.checks));
   const t = r.thresholds;
   lines.push(
-    `Thresholds: min mean ${
+    `Thresholds${opts.thresholdsFrom ? ` (from ${opts.thresholdsFrom})` : ''}: min mean ${
       Object.entries(t.minMean)
         .map(([k, v]) => `${k} ≥ ${v}`)
         .join(', ') || '–'
@@ -57,6 +53,34 @@ export function renderGateMarkdown(r: GateResult, opts: { baselineFile?: string 
   );
   if (r.notes.length > 0) lines.push('Notes:', '', ...r.notes.map((n) => `- ${escape(n)}`), '');
   return lines.join('\n');
+}
+
+/**
+ * Arms configured differently from the baseline: compared by name (the default), or not compared
+ * (`--like-for-like`, cannot evaluate) — each list with what changed.
+ */
+function changedArms(checks: readonly GateCheck[]): string[] {
+  const changed = checks.filter((c) => c.kind === 'config');
+  const strict = changed.filter((c) => c.verdict === 'cannot evaluate');
+  const byName = changed.filter((c) => c.verdict !== 'cannot evaluate');
+  const list = (cs: GateCheck[]) =>
+    cs.map((c) => `- ${escape(`${c.suite}/${c.arm}: ${c.reason.replace(/^[^:]*: /, '')}`)}`);
+  const out: string[] = [];
+  if (byName.length > 0)
+    out.push(
+      'Changed since the baseline — configured differently, compared with the baseline arm of the same name (a drop beyond noise is a regression; `gate --like-for-like` refuses to compare them instead):',
+      '',
+      ...list(byName),
+      '',
+    );
+  if (strict.length > 0)
+    out.push(
+      'Not like-for-like with the baseline — configured differently, so not compared (--like-for-like; cannot evaluate):',
+      '',
+      ...list(strict),
+      '',
+    );
+  return out;
 }
 
 /** The scoped thresholds, as configured (each check's row shows the limit it was held to). */

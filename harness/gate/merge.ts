@@ -12,11 +12,21 @@ import { canonicalRows } from '../../reports/summarize.ts';
 import { writeReports } from '../../reports/write.ts';
 import { readCalls, readRunFiles } from './run-files.ts';
 
-/** config.json fields that make two shard runs the same experiment (what decides the cells and their draws). */
+/**
+ * config.json fields that make two shard runs the same experiment: everything that decides which cells
+ * exist and what each one asks or scores (the mode — live or recorded — included). What may differ
+ * between shards: the run id and its time, the output and cases paths of each machine, the shard
+ * itself (its count is compared apart), and operational settings (concurrency, cache, quiet,
+ * reporters, provider transport settings, the gate's thresholds).
+ */
 export const experimentFields = [
   'harnessVersion',
+  'mode',
+  'modeForced',
+  'sourceToolBudget',
   'suites',
   'arms',
+  'cases',
   'reps',
   'seed',
   'provider',
@@ -25,6 +35,10 @@ export const experimentFields = [
   'budgetTokens',
   'sim',
   'prices',
+  'primaryCriterion',
+  'strategies',
+  'criteria',
+  'checks',
 ] as const;
 
 export interface MergeOptions {
@@ -135,18 +149,18 @@ function readShard(dir: string): Shard {
   return { dir, runId: config.runId, shard, config, rows: files.rows };
 }
 
-/** Refuses shards of different experiments, naming the directory and the fields. */
+/**
+ * Refuses shards of different experiments, naming the directory, each differing field and both
+ * values. An unsharded run is a shard count of its own: merged with a shard of n it would hold
+ * every cell twice, half of them from another job.
+ */
 export function checkSameExperiment(shards: readonly Pick<Shard, 'dir' | 'config' | 'shard'>[]): void {
   const first = shards[0]!;
+  const count = (s: Pick<Shard, 'shard'>) => (s.shard ? String(s.shard.count) : 'unsharded');
   for (const s of shards.slice(1)) {
     const fields = experimentFields.filter((f) => canonical(s.config[f]) !== canonical(first.config[f]));
-    const detail = fields.map((f) =>
-      isScalar(first.config[f]) && isScalar(s.config[f])
-        ? `${f} (${String(first.config[f])} vs ${String(s.config[f])})`
-        : f,
-    );
-    if (first.shard && s.shard && first.shard.count !== s.shard.count)
-      detail.push(`shard count (${first.shard.count} vs ${s.shard.count})`);
+    const detail = fields.map((f) => `${f} (${shown(first.config[f])} vs ${shown(s.config[f])})`);
+    if (count(first) !== count(s)) detail.push(`shard count (${count(first)} vs ${count(s)})`);
     if (detail.length > 0)
       throw new InputError(
         'merge_mismatch',
@@ -232,7 +246,13 @@ function canonical(v: unknown): string {
   return JSON.stringify(v) ?? 'undefined';
 }
 
-const isScalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
+/** A value as the refusal shows it: scalars as they are, objects as canonical JSON cut to 80 characters. */
+function shown(v: unknown): string {
+  if (v === undefined) return 'absent';
+  if (v === null || ['string', 'number', 'boolean'].includes(typeof v)) return String(v);
+  const text = canonical(v);
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const list = (ids: readonly string[]) =>
   ids.length > 8 ? `${ids.slice(0, 8).join(', ')} … (+${ids.length - 8})` : ids.join(', ');

@@ -47,45 +47,68 @@ function apply(out: ArmLimits, l: GateLimits): void {
   if (l.minCells !== undefined) out.minCells = l.minCells;
 }
 
-interface Known {
-  suites: Map<string, { arms: Set<string>; criteria: Set<string> }>;
+interface Names {
+  arms: Set<string>;
+  criteria: Set<string>;
 }
+type Known = Map<string, Names>;
+type SuiteNames = readonly { suite: string; criteria: readonly string[]; arms: readonly { arm: string }[] }[];
 
 /**
- * A scope that names a suite, an arm or a criterion neither the run nor the baseline has is a config
- * mistake — a typo would otherwise gate nothing — so it cannot evaluate (exit 2), like a global
- * minimum no suite scores.
+ * What the config's scopes name, against the run and the baseline. A suite or arm in neither is a
+ * note — a subset run (`run --suite ledgerline`) gated with the project's config must not fail on the
+ * scopes of the suites it left out; typos are caught where the names are known, when the config loads
+ * (suite ids under casesDir) and by `validate` (arms). A name the baseline has and the run lacks
+ * cannot evaluate, naming it (the run did not measure what the threshold guards). Within a suite the
+ * run has, a criterion it does not score is a typo: cannot evaluate.
  */
 export function scopeChecks(
   t: ResolvedGateThresholds,
-  run: readonly { suite: string; criteria: string[]; arms: readonly { arm: string }[] }[],
+  run: SuiteNames,
   baseline: Baseline,
-): GateCheck[] {
-  const known = knownNames(run, baseline);
-  const out: GateCheck[] = [];
-  const unknown = (field: string, reason: string) => out.push(configMistake(field, reason));
+): { checks: GateCheck[]; notes: string[] } {
+  const inRun = knownNames(run);
+  const inBase = knownNames(baseline.suites);
+  const checks: GateCheck[] = [];
+  const notes: string[] = [];
+  /** Absent from the run: a note if the baseline lacks it too, else cannot evaluate. */
+  const absent = (field: string, what: string, inBaseline: boolean) => {
+    if (inBaseline)
+      checks.push(configMistake(field, `${what} is in the baseline but not in the run: cannot evaluate`));
+    else notes.push(`${field}: ${what} is in neither the run nor the baseline; not applied`);
+  };
   for (const [id, scope] of Object.entries(t.suites ?? {})) {
-    const s = known.suites.get(id);
+    const s = inRun.get(id);
+    const b = inBase.get(id);
     if (!s) {
-      unknown(`gate.suites.${id}`, `no suite ${id} in the run or the baseline`);
+      absent(`gate.suites.${id}`, `suite ${id}`, b !== undefined);
       continue;
     }
-    for (const arm of [...(scope.exempt ?? [])])
-      if (!s.arms.has(arm)) unknown(`gate.suites.${id}.exempt`, `no arm ${arm} in suite ${id}`);
-    for (const arm of Object.keys(scope.arms ?? {}))
-      if (!s.arms.has(arm)) unknown(`gate.suites.${id}.arms.${arm}`, `no arm ${arm} in suite ${id}`);
+    const arms = [
+      ...(scope.exempt ?? []).map((arm) => ({ arm, field: `gate.suites.${id}.exempt` })),
+      ...Object.keys(scope.arms ?? {}).map((arm) => ({ arm, field: `gate.suites.${id}.arms.${arm}` })),
+    ];
+    for (const { arm, field } of arms)
+      if (!s.arms.has(arm)) absent(field, `arm ${arm} of suite ${id}`, b?.arms.has(arm) ?? false);
     for (const c of minimums(scope.minMean))
-      if (!s.criteria.has(c)) unknown(`gate.suites.${id}.minMean.${c}`, `${id} does not score ${c}`);
+      if (!s.criteria.has(c))
+        checks.push(configMistake(`gate.suites.${id}.minMean.${c}`, `${id} does not score ${c}`));
   }
   for (const [arm, scope] of Object.entries(t.arms ?? {})) {
-    const suites = [...known.suites.values()].filter((s) => s.arms.has(arm));
-    if (suites.length === 0)
-      unknown(`gate.arms.${arm}`, `no arm ${arm} in any suite of the run or the baseline`);
+    const suites = [...inRun.values()].filter((s) => s.arms.has(arm));
+    if (suites.length === 0) {
+      absent(
+        `gate.arms.${arm}`,
+        `arm ${arm}`,
+        [...inBase.values()].some((s) => s.arms.has(arm)),
+      );
+      continue;
+    }
     for (const c of minimums(scope.minMean))
-      if (suites.length > 0 && !suites.some((s) => s.criteria.has(c)))
-        unknown(`gate.arms.${arm}.minMean.${c}`, `no suite with arm ${arm} scores ${c}`);
+      if (!suites.some((s) => s.criteria.has(c)))
+        checks.push(configMistake(`gate.arms.${arm}.minMean.${c}`, `no suite with arm ${arm} scores ${c}`));
   }
-  return out;
+  return { checks, notes };
 }
 
 const minimums = (m: Record<string, number | null> | undefined) =>
@@ -93,18 +116,15 @@ const minimums = (m: Record<string, number | null> | undefined) =>
     .filter(([, v]) => v !== null)
     .map(([c]) => c);
 
-function knownNames(
-  run: readonly { suite: string; criteria: string[]; arms: readonly { arm: string }[] }[],
-  baseline: Baseline,
-): Known {
-  const suites: Known['suites'] = new Map();
-  for (const s of [...run, ...baseline.suites]) {
-    const entry = suites.get(s.suite) ?? { arms: new Set<string>(), criteria: new Set<string>() };
+function knownNames(suites: SuiteNames): Known {
+  const known: Known = new Map();
+  for (const s of suites) {
+    const entry = known.get(s.suite) ?? { arms: new Set<string>(), criteria: new Set<string>() };
     for (const a of s.arms) entry.arms.add(a.arm);
     for (const c of s.criteria) entry.criteria.add(c);
-    suites.set(s.suite, entry);
+    known.set(s.suite, entry);
   }
-  return { suites };
+  return known;
 }
 
 function configMistake(field: string, reason: string): GateCheck {

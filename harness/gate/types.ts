@@ -40,6 +40,11 @@ export interface BaselineArm {
   arm: string;
   strategy: string;
   params: Record<string, unknown>;
+  /**
+   * The source mode of the arm's cells when not 'recorded' ('live'); absent = recorded, so a recorded
+   * baseline reads the same as before the mode was kept.
+   */
+  mode?: string;
   /** `provider:model` per role of this arm (absent in baselines written before it was recorded). */
   models?: { source: string[]; receiver: string[]; judge: string[] };
   cells: number;

@@ -1,6 +1,7 @@
 import type { Suite } from '../core/index.ts';
 import type { ResolvedConfig } from '../config/types.ts';
-import { ConfigError, UnknownNameError } from '../core/errors.ts';
+import { CaseValidationError, ConfigError, UnknownNameError } from '../core/errors.ts';
+import { join } from 'node:path';
 import { checkShadowing } from '../config/plugins.ts';
 import { builtinChecks } from '../../judges/checks.ts';
 import type { Check } from '../../judges/define-check.ts';
@@ -34,8 +35,36 @@ export function checksOf(config: JudgingConfig, suiteId: string): readonly Check
  * applied: the named criteria replace the suite's and its cases' own (the suite's primary criterion is
  * kept when still among them, else the first one is primary). Unknown names fail with the valid ones.
  */
+/**
+ * The criteria a suite.json or a case names must be the library's or the config's: an unknown id would
+ * load, then fail every cell at its judge call (issue 28 item 12).
+ */
+function checkCriterionNames(suites: readonly Suite[], known: readonly string[]): void {
+  for (const s of suites) {
+    const bad = s.criteria.find((c) => !known.includes(c));
+    if (bad !== undefined)
+      throw new CaseValidationError(
+        s.dir ? join(s.dir, 'suite.json') : `suite ${s.id}`,
+        undefined,
+        `criteria[${s.criteria.indexOf(bad)}]`,
+        `unknown criterion "${bad}"; valid: ${known.join(', ')} (or one of the config's criteria)`,
+      );
+    for (const c of s.cases) {
+      const odd = (c.criteria ?? []).find((x) => !known.includes(x));
+      if (odd !== undefined)
+        throw new CaseValidationError(
+          c.file ?? s.dir ?? `suite ${s.id}`,
+          c.id,
+          `criteria[${c.criteria!.indexOf(odd)}]`,
+          `unknown criterion "${odd}"; valid: ${known.join(', ')} (or one of the config's criteria)`,
+        );
+    }
+  }
+}
+
 export function applyJudging(suites: Suite[], config: JudgingConfig): Suite[] {
   checkShadowing(config, { criteria: criterionIds, checks: builtinChecks.map((c) => c.name) });
+  checkCriterionNames(suites, allCriterionIds(config.criteria));
   if (config.suites === 'all') return suites;
   const checkNames = allChecks(config).map((c) => c.name);
   const criteria = allCriterionIds(config.criteria);

@@ -7,6 +7,7 @@ import { InputError } from '../core/errors.ts';
 import { harnessVersion } from '../version.ts';
 import { redact } from '../core/redact.ts';
 import { readText } from '../core/text/read-text.ts';
+import { resumeModels } from './resume-models.ts';
 
 /** What a run directory is: `runs/<run-id>/` with config.json, results.jsonl, calls.jsonl, reports. */
 export interface RunDir {
@@ -87,6 +88,18 @@ export function openResume(
     if (!(f in stored)) continue;
     if (JSON.stringify(stored[f]) !== JSON.stringify(current[f])) differs.push(f);
     (config as unknown as Record<string, unknown>)[f] = stored[f];
+  }
+  // A model id no journalled row used may change (the fix for a run stopped by an unknown model).
+  if (stored.models && typeof stored.models === 'object') {
+    const m = resumeModels(dir, stored.models as ResolvedConfig['models'], current.models);
+    config.models = m.models;
+    if (m.taken.length > 0) {
+      const at = differs.indexOf('models');
+      if (at >= 0) differs.splice(at, 1);
+      differs.push(
+        `models (taken from the current config, no journalled cell used the old id: ${m.taken.join(', ')})`,
+      );
+    }
   }
   const casesDir =
     typeof stored.casesDirResolved === 'string' && existsSync(stored.casesDirResolved)

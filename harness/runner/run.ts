@@ -186,7 +186,7 @@ async function closeProviders(providers: Providers): Promise<void> {
 }
 
 /** Zero cells planned: the run would write an empty report and pass; say which setting emptied it. */
-function nothingToRun(suites: Suite[], config: ResolvedConfig): InputError {
+export function nothingToRun(suites: Suite[], config: ResolvedConfig): InputError {
   const unsharded = config.shard ? planCells(suites, { ...config, shard: null }).length : 0;
   if (config.shard && unsharded > 0)
     return new InputError(

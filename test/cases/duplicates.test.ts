@@ -41,18 +41,21 @@ describe('duplicates are rejected, naming both places', () => {
     expectRejected(p.dir, `${p.suite}: arms[3].name: duplicate arm name "inline" (also arms[0].name)`);
   });
 
-  it('an extra arm in the config with the name of a suite arm', () => {
+  it('two config arms of one name in a suite (one named like a suite arm redefines it: docs/config.md)', () => {
     const p = project({
       suites: [
         {
           id: 'mini',
-          extraArms: [{ name: 'brick', strategy: 'inline', models: { source: 'large', receiver: 'large' } }],
+          extraArms: [
+            { name: 'brick', strategy: 'inline' },
+            { name: 'brick', strategy: 'full-transcript' },
+          ],
         },
       ],
     });
     expectRejected(
       p.dir,
-      `${join(p.dir, 'eval.config.ts')}: suites[0].extraArms[0].name: duplicate arm name "brick" in suite mini (also ${p.suite}: arms[2].name)`,
+      `${join(p.dir, 'eval.config.ts')}: suites[0].extraArms[1].name: duplicate arm name "brick" in suite mini (also ${join(p.dir, 'eval.config.ts')}: suites[0].extraArms[0].name)`,
     );
   });
 

@@ -105,7 +105,7 @@ describe('gate thresholds scoped per suite and arm', () => {
     expect(scoped.verdict).toBe('pass');
   });
 
-  it('a scope naming a suite, arm or criterion the run and baseline do not have cannot evaluate (a typo gates nothing)', () => {
+  it('a scope naming a suite or arm in neither the run nor the baseline is a note; a criterion the suite does not score cannot evaluate', () => {
     const t = resolveGateThresholds(
       {
         ...base,
@@ -121,16 +121,50 @@ describe('gate thresholds scoped per suite and arm', () => {
     const r = evaluateGate(rows, baseline, t);
     expect(r.verdict).toBe('cannot evaluate');
     const reasons = r.checks.filter((c) => c.verdict === 'cannot evaluate').map((c) => c.reason);
-    expect(reasons).toEqual(
+    expect(reasons).toEqual([
+      'gate.suites.ledgerline.minMean.corectness: ledgerline does not score corectness',
+    ]);
+    expect(r.notes).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/gate\.suites\.ledgerlien: no suite ledgerlien/),
-        expect.stringMatching(/gate\.suites\.ledgerline\.exempt: no arm sumary in suite ledgerline/),
-        expect.stringMatching(
-          /gate\.suites\.ledgerline\.minMean\.corectness: ledgerline does not score corectness/,
-        ),
-        expect.stringMatching(/gate\.arms\.inlne: no arm inlne/),
+        'gate.suites.ledgerlien: suite ledgerlien is in neither the run nor the baseline; not applied',
+        'gate.suites.ledgerline.exempt: arm sumary of suite ledgerline is in neither the run nor the baseline; not applied',
+        'gate.arms.inlne: arm inlne is in neither the run nor the baseline; not applied',
       ]),
     );
+  });
+
+  it('a subset run: a scoped suite absent from run and baseline is a note (pass); absent from the run only, cannot evaluate naming it', () => {
+    const scoped = resolveGateThresholds(
+      {
+        ...base,
+        minMean: {},
+        suites: { 'spawn-context': { exempt: ['spawn-isolated'], minMean: { correctness: 2.5 } } },
+        arms: { 'spawn-summary': { maxDrop: 1 } },
+      },
+      'eval.config.ts',
+    );
+    const subset = evaluateGate(rows, baseline, scoped);
+    expect(subset.verdict).toBe('pass');
+    expect(subset.checks.filter((c) => c.kind === 'scope')).toEqual([]);
+    expect(subset.notes).toContain(
+      'gate.suites.spawn-context: suite spawn-context is in neither the run nor the baseline; not applied',
+    );
+    // The baseline has spawn-context (with spawn-summary), the run does not.
+    const other = syntheticRows({
+      seed: 6,
+      cases: 8,
+      reps: 2,
+      arms: ['spawn-isolated', 'spawn-summary'],
+      suite: 'spawn-context',
+      criteria: ['correctness'],
+    });
+    const wider = createBaseline([...rows, ...other]);
+    const r = evaluateGate(rows, wider, scoped);
+    expect(r.verdict).toBe('cannot evaluate');
+    expect(r.checks.filter((c) => c.kind === 'scope').map((c) => c.reason)).toEqual([
+      'gate.suites.spawn-context: suite spawn-context is in the baseline but not in the run: cannot evaluate',
+      'gate.arms.spawn-summary: arm spawn-summary is in the baseline but not in the run: cannot evaluate',
+    ]);
   });
 
   it('validates the scoped shape with errors naming the field', () => {
@@ -200,6 +234,30 @@ describe('the shipped config', () => {
     // The exemption is visible, not silent.
     expect(gate.stdout).toMatch(/spawn-context\/spawn-isolated: exempt from minMean/);
   });
+
+  it('gates a subset run: run --suite ledgerline, baseline, gate passes (exit 0)', () => {
+    const out = tempDir('subset');
+    const run = runCli([
+      'run',
+      '--suite',
+      'ledgerline',
+      '--reps',
+      '1',
+      '--out',
+      out,
+      '--no-cache',
+      '--quiet',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const dir = join(out, readdirSync(out)[0]!);
+    const file = join(out, 'baseline.json');
+    expect(runCli(['baseline', dir, '--out', file]).code).toBe(0);
+    const gate = runCli(['gate', dir, '--baseline', file], { env: { GITHUB_STEP_SUMMARY: '' } });
+    expect(gate.code, gate.stdout).toBe(0);
+    expect(gate.stdout).toMatch(
+      /gate\.suites\.spawn-context: suite spawn-context is in neither the run nor the baseline/,
+    );
+  });
 });
 
 describe('arms whose strategy, params or models differ from the baseline', () => {
@@ -211,12 +269,12 @@ describe('arms whose strategy, params or models differ from the baseline', () =>
   const summaryArm = (b: ReturnType<typeof createBaseline>) =>
     b.suites[0]!.arms.find((a) => a.arm === 'summary')!;
 
-  it('are not compared with the baseline: cannot evaluate, with what differs', () => {
+  it('under likeForLike (gate --like-for-like) are not compared with the baseline: cannot evaluate, with what differs', () => {
     const withParams = (r: ResultRow) => (r.arm === 'summary' ? { ...r, params: { maxTokens: 600 } } : r);
     const b = edited((x) => {
       summaryArm(x).params = { maxTokens: 400 };
     });
-    const r = evaluateGate(rows.map(withParams), b, { ...base, minMean: {} });
+    const r = evaluateGate(rows.map(withParams), b, { ...base, minMean: {} }, { likeForLike: true });
     expect(r.verdict).toBe('cannot evaluate');
     const config = r.checks.filter((c) => c.kind === 'config');
     expect(config).toHaveLength(1);
@@ -232,6 +290,30 @@ describe('arms whose strategy, params or models differ from the baseline', () =>
     const md = renderGateMarkdown(r);
     expect(md).toMatch(
       /Not like-for-like with the baseline[^]*ledgerline\/summary: params\.maxTokens 400 → 600/,
+    );
+  });
+
+  it('by default are compared by name, the change listed beside the checks', () => {
+    const withParams = (r: ResultRow) => (r.arm === 'summary' ? { ...r, params: { maxTokens: 600 } } : r);
+    const b = edited((x) => {
+      summaryArm(x).params = { maxTokens: 400 };
+    });
+    const r = evaluateGate(rows.map(withParams), b, { ...base, minMean: {} });
+    expect(r.verdict).toBe('pass');
+    const summary = r.checks.filter((c) => c.arm === 'summary');
+    expect(summary.map((c) => c.kind).sort()).toEqual([
+      'config',
+      'drop',
+      'drop',
+      'error-rate',
+      'token-growth',
+    ]);
+    expect(summary.find((c) => c.kind === 'config')).toMatchObject({
+      verdict: 'pass',
+      reason: 'changed since the baseline, compared by name: params.maxTokens 400 → 600',
+    });
+    expect(renderGateMarkdown(r)).toMatch(
+      /Changed since the baseline[^]*- ledgerline\/summary: params\.maxTokens 400 → 600/,
     );
   });
 
@@ -257,14 +339,19 @@ describe('arms whose strategy, params or models differ from the baseline', () =>
     );
   });
 
-  it('through the CLI: exit 2, the arm and the differing param named in the Markdown', () => {
+  it('through the CLI: compared by name (exit 0, the change listed); --like-for-like exit 2', () => {
     const dir = runFixture();
     const b = JSON.parse(readFileSync(committedBaseline, 'utf8'));
     const arm = b.suites[0].arms.find((a: { strategy: string }) => a.strategy === 'brick-only');
     arm.params.resultCap = 400;
     const file = join(tempDir('params'), 'baseline.json');
     writeFileSync(file, JSON.stringify(b));
-    const r = runCli(['gate', dir, '--baseline', file, '--config', gateConfig], {
+    const byName = runCli(['gate', dir, '--baseline', file, '--config', gateConfig], {
+      env: { GITHUB_STEP_SUMMARY: '' },
+    });
+    expect(byName.code, byName.stdout).toBe(0);
+    expect(byName.stdout).toContain(`${b.suites[0].suite}/${arm.arm}: params.resultCap 400 → 500`);
+    const r = runCli(['gate', dir, '--baseline', file, '--config', gateConfig, '--like-for-like'], {
       env: { GITHUB_STEP_SUMMARY: '' },
     });
     expect(r.code, r.stdout).toBe(2);

@@ -145,7 +145,7 @@ describe('checkSameExperiment', () => {
         shard('b', { reps: 3, models: { large: { sim: 'sim-small' } }, harnessVersion: '0.2.0' }),
       ]),
     ).toThrow(
-      /b is not the same experiment as a: harnessVersion \(0\.1\.0 vs 0\.2\.0\), reps \(2 vs 3\), models$/,
+      /b is not the same experiment as a: harnessVersion \(0\.1\.0 vs 0\.2\.0\), reps \(2 vs 3\), models \(\{"large":\{"sim":"sim-large"\}\} vs \{"large":\{"sim":"sim-small"\}\}\)$/,
     );
     expect(() => checkSameExperiment([shard('a', {}), shard('b', {}, { index: 2, count: 4 })])).toThrow(
       /shard count \(3 vs 4\)/,

@@ -5,13 +5,19 @@ import { InputError } from '../../core/errors.ts';
  * blanks dropped, in the order given. A value given twice stays twice, so the command can refuse it
  * (`--suite: suite "mini" is given twice`) rather than quietly run it once.
  */
-export function listValues(flag: string | string[] | undefined): string[] {
+export function listValues(flag: string | string[] | undefined, name?: string): string[] {
   const out: string[] = [];
   for (const v of ([] as string[]).concat(flag ?? []))
     for (const part of String(v).split(',')) {
       const s = part.trim();
       if (s) out.push(s);
     }
+  // Given but naming nothing (`--suite ''`, `--arm ','`): not "no filter", which would run everything.
+  if (name && flag !== undefined && out.length === 0)
+    throw new InputError(
+      'bad_flag',
+      `${name}: names nothing (got ${JSON.stringify(([] as string[]).concat(flag).join(' '))}); give one or more, comma-separated`,
+    );
   return out;
 }
 

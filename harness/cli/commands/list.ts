@@ -48,9 +48,9 @@ export const listCommand: Command<ListArgs> = {
     if (!(kinds as readonly string[]).includes(args.what))
       throw new InputError('usage', `list: unknown "${args.what}"; valid: ${kinds.join(', ')}`);
     const config = await loadConfig(args.config, {
-      suite: listValues(args.suite),
-      arm: listValues(args.arm),
-      case: listValues(args.case),
+      suite: listValues(args.suite, '--suite'),
+      arm: listValues(args.arm, '--arm'),
+      case: listValues(args.case, '--case'),
     });
     const items = await collect(args.what as Kind, config);
     if (args.json) process.stdout.write(`${JSON.stringify(items, null, 2)}\n`);

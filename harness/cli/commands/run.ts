@@ -7,6 +7,7 @@ import { InputError } from '../../core/errors.ts';
 import { numberFlag } from '../../config/numeric-flags.ts';
 import type { ResultRow } from '../../core/index.ts';
 import { dryRun, renderDryRun } from '../../runner/dry-run.ts';
+import { preflight } from '../../runner/preflight.ts';
 import { openResume } from '../../runner/run-dir.ts';
 import { readJsonl } from '../../core/journal.ts';
 import { resolveReporters } from '../../runner/reporters-map.ts';
@@ -48,9 +49,9 @@ export const runCommand: Command<RunArgs> = {
     if (args.detach && !args.batch && !args.resume)
       throw new InputError('usage', '--detach: only with --batch (or --resume of a batch run)');
     const config = await loadConfig(args.config, {
-      suite: listValues(args.suite),
-      arm: listValues(args.arm),
-      case: listValues(args.case),
+      suite: listValues(args.suite, '--suite'),
+      arm: listValues(args.arm, '--arm'),
+      case: listValues(args.case, '--case'),
       provider: args.provider,
       reps: args.reps,
       seed: args.seed,
@@ -73,14 +74,30 @@ export const runCommand: Command<RunArgs> = {
 type Args = ArgumentsCamelCase<RunArgs>;
 type Config = Awaited<ReturnType<typeof loadConfig>>;
 
-/** --dry-run: the plan and its cost; with --resume, what finishing that run would cost. */
-async function printDryRun(args: Args, config: Config): Promise<void> {
+/**
+ * --dry-run: the plan and its cost; with --resume, what finishing that run would cost. First what
+ * `run` would refuse or stop on (preflight): a dry run that says ok to a run that cannot start is
+ * worse than none. Every problem is listed (exit 2).
+ */
+export async function printDryRun(
+  args: Pick<Args, 'resume' | 'retryErrors'>,
+  config: Config,
+  out: (text: string) => void = (t) => void process.stdout.write(t),
+): Promise<void> {
   // With --resume: what finishing that run would cost (its own plan, minus the journalled cells).
   const resume = args.resume ? openResume(args.resume, config) : undefined;
+  const planned = resume?.config ?? config;
+  const pre = await preflight(planned);
+  if (pre.problems.length > 0)
+    throw new InputError(
+      'invalid',
+      `run --dry-run: the run would not start:\n${pre.problems.map((p) => `  ${p}`).join('\n')}`,
+    );
   const skip = resume
     ? doneCells(readJsonl<ResultRow>(join(resume.dir, 'results.jsonl')), args.retryErrors)
     : undefined;
-  process.stdout.write(`${renderDryRun(await dryRun(resume?.config ?? config, { skip }))}\n`);
+  out(`${renderDryRun(await dryRun(planned, { skip }))}\n`);
+  for (const n of pre.notes) out(`Note: ${n}\n`);
 }
 
 /** Runs the experiment (interruptible), then prints the outcome and returns the exit code. */
@@ -96,10 +113,13 @@ async function runAndReport(args: Args, config: Config): Promise<number | void> 
       signal: controller.signal,
       reporters: resolveReporters(config, { progress: !args.quiet }),
     });
-    if (outcome.resumeDiffers?.length)
+    const taken = (outcome.resumeDiffers ?? []).filter((d) => d.startsWith('models (taken'));
+    const ignored = (outcome.resumeDiffers ?? []).filter((d) => !taken.includes(d));
+    if (ignored.length)
       process.stderr.write(
-        `resume: planned from ${outcome.dir}/config.json; the current config differs in ${outcome.resumeDiffers.join(', ')} (ignored for this run)\n`,
+        `resume: planned from ${outcome.dir}/config.json; the current config differs in ${ignored.join(', ')} (ignored for this run)\n`,
       );
+    for (const t of taken) process.stderr.write(`resume: ${t}\n`);
     for (const note of outcome.notes ?? []) process.stderr.write(`${note}\n`);
     if (outcome.batch?.detached) {
       process.stdout.write(

@@ -2,10 +2,12 @@ import { join } from 'node:path';
 import type { Arm, Case } from '../../core/index.ts';
 import type { ArmInput, ResolvedConfig, ResolvedSuiteSelection } from '../../config/types.ts';
 import { HarnessError } from '../../core/errors.ts';
-import { rawCases, readSuiteJson, suiteJsonProblems, toCase, type SuiteJson } from '../../../cases/load.ts';
+import { rawCases, readSuiteJson, toCase, type SuiteJson } from '../../../cases/load.ts';
+import { caseJsonProblems, suiteJsonProblems } from '../../../cases/json-problems.ts';
 import { getStrategy } from '../../../strategies/index.ts';
 import { paramProblems } from '../../../strategies/define.ts';
 import { checkUniqueArms, checkUniqueCases } from '../../../cases/unique.ts';
+import { mergeArms } from '../../config/arm-overrides.ts';
 
 /** What validating one suite folder found: every problem, not only the first. */
 export interface SuiteCheck {
@@ -52,12 +54,16 @@ export async function checkSuiteDir(
       try {
         out.cases.push(await toCase(r.raw, r.file, r.baseDir, json));
       } catch (err) {
-        fail(err);
+        // A schema problem: every one of the case's, not only the first.
+        const all = caseJsonProblems(r.raw, r.file);
+        if (all.length > 0) all.forEach(fail);
+        else fail(err);
       }
   }
   // Names that become cell ids: two arms or cases of one name would give two cells one id.
   for (const unique of [
-    () => checkUniqueArms(file, json.id, json.arms, extra, selWhere),
+    () => checkUniqueArms(file, json.id, json.arms, [], selWhere),
+    () => checkUniqueArms(file, json.id, [], extra, selWhere),
     () => checkUniqueCases(json.id, out.cases),
   ])
     try {
@@ -88,8 +94,19 @@ function checkArms(
     out.problems.push(
       `${file}: baselineArm: "${json.baselineArm}" is not one of the suite's arms (${json.arms.map((a) => a.name).join(', ')})`,
     );
-  const extra = (sel?.extraArms ?? []).map((a: ArmInput) => ({ ...a, models: a.models ?? baseline?.models }));
-  const arms = [...json.arms, ...extra] as Arm[];
+  const extra = sel?.extraArms ?? [];
+  let arms = [...json.arms] as Arm[];
+  try {
+    arms = mergeArms(
+      json.id,
+      json.arms,
+      extra,
+      baseline?.models ?? json.arms[0]!.models,
+      'config: extraArms',
+    );
+  } catch (err) {
+    out.problems.push((err as Error).message);
+  }
   out.arms = arms.length;
   arms.forEach((a, i) =>
     out.problems.push(...armProblems(a, i < json.arms.length ? file : 'config', config)),

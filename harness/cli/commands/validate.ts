@@ -3,7 +3,8 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
 import { HarnessError, InputError } from '../../core/errors.ts';
 import { loadConfig } from '../../config/load-config.ts';
-import { findCaseFiles, listSuiteIds, loadSuites, toCase } from '../../../cases/load.ts';
+import { findCaseFiles, listSuiteIds, readSuiteJson, toCase } from '../../../cases/load.ts';
+import { preflight } from '../../runner/preflight.ts';
 import { checkScopeNames } from '../../gate/scopes.ts';
 import { caseWarnings } from '../../../cases/case-warnings.ts';
 import type { Case } from '../../core/index.ts';
@@ -58,26 +59,49 @@ export const validateCommand: Command<ValidateArgs> = {
       report(`${r.file} (${r.cases.length} cases, ${r.arms} arms)`, r.problems, { cases: r.cases, arms: [] });
     };
     if (!args.paths?.length) {
+      const file = config.configFile ?? 'config (defaults: no eval.config.ts)';
       if (config.configFile) {
         report(config.configFile, selectionProblems(config));
+        // Names from suite.json alone: a suite that does not load is reported once, by its own check.
         await attempt(`${config.configFile} gate scopes`, async () =>
-          checkScopeNames(config.gate, await loadSuites(config.casesDir, 'all'), config.configFile!),
+          checkScopeNames(config.gate, suiteNames(config), config.configFile!),
         );
       }
       for (const id of listSuiteIds(config.casesDir)) await suite(join(config.casesDir, id));
+      const pre = await preflight(config);
+      report(`${file}: cases folder, reporters, cells, model ids`, pre.problems);
+      for (const n of pre.notes) process.stdout.write(`note ${n}\n`);
     }
     for (const p of args.paths ?? []) {
       if (!existsSync(p)) throw new InputError('not_found', `${p}: no such file or folder`);
       if (/\.(m?ts|m?js)$/.test(p)) await attempt(p, () => loadConfig(p, {}));
-      else
-        for (const target of targets(p))
+      else {
+        const found = targets(p);
+        if (found.length === 0)
+          report(p, [`${p}: no suite.json or case file (*.json) in it: nothing to validate`]);
+        for (const target of found)
           await (target.suite ? suite(target.suite) : attempt(target.label, target.check!));
+      }
     }
     if (problems.length)
       throw new InputError('invalid', `${problems.length} problem(s) in ${checked} checked item(s)`);
     if (warned) process.stdout.write(`${warned} warning(s); nothing invalid\n`);
   },
 };
+
+/** Each suite's id and arm names (its own and the config's arms for it), from suite.json; unreadable ones skipped. */
+function suiteNames(config: ResolvedConfig): { id: string; arms: { name: string }[] }[] {
+  return listSuiteIds(config.casesDir).flatMap((id) => {
+    try {
+      const json = readSuiteJson(join(config.casesDir, id));
+      const sel = config.suites === 'all' ? undefined : config.suites.find((s) => s.id === id);
+      const names = [...(json.arms ?? []), ...(sel?.extraArms ?? [])].map((a) => ({ name: a.name }));
+      return [{ id, arms: names }];
+    } catch {
+      return [];
+    }
+  });
+}
 
 /** Suite ids and arm names the config selects that do not exist (what `run` would reject). */
 function selectionProblems(config: ResolvedConfig): string[] {
