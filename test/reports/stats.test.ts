@@ -147,7 +147,7 @@ describe('pairedDifference', () => {
         ),
         { seed: n },
       );
-      expect(d.test).toBe(n <= 16 ? 'sign-flip-exact' : 'sign-flip-monte-carlo');
+      expect(d.test).toBe('sign-flip-exact'); // at every size (integer scores)
       const flagged = d.verdict === 'better' || d.verdict === 'worse';
       expect(flagged).toBe(d.p! < 0.05);
       if (d.ci![0] === d.ci![1]) expect(d.p!).toBeLessThan(0.05);
@@ -155,14 +155,14 @@ describe('pairedDifference', () => {
     }
   });
 
-  it('uses Monte Carlo sign flips beyond the exact limit even when the differences vary; t only as the old rule', () => {
+  it('is exact beyond 16 cases on integer scores (Monte Carlo only off the grid); t only as the old rule', () => {
     const rand = seededRandom('t-path', 1);
     const t = cells(Array.from({ length: 40 }, () => 3 + Math.round(rand() * 2)));
     const b = cells(Array.from({ length: 40 }, () => 3 + Math.round(rand() * 2)));
     const d = pairedDifference(t, b, { seed: 'x' });
     expect(d.clusters).toBe(20);
-    expect(d.test).toBe('sign-flip-monte-carlo');
-    expect(d.minP).toBeCloseTo(1 / 10_001, 12);
+    expect(d.test).toBe('sign-flip-exact');
+    expect(d.minP).toBe(2 / 2 ** 20);
     // The interval is the test inverted: 0 lies outside it exactly when p < 0.05.
     expect(d.ci![0] > 0 || d.ci![1] < 0).toBe(d.p! < 0.05);
     // Seeded: the same comparison gives the same p and interval.
