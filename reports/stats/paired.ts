@@ -5,6 +5,7 @@ import { detectableEffect, type Mde } from './power.ts';
 import { seededRandom } from './random.ts';
 import { differenceBounds, SCORE_SCALE, withinBounds, type Bounds, type IntervalBound } from './scale.ts';
 import { EXACT_MAX_CASES, signFlipTest } from './sign-flip.ts';
+import { gridOf } from './sign-flip-lattice.ts';
 import { tTwoSidedP } from './t-dist.ts';
 
 /** The per-cell score a paired comparison needs — what a baseline file keeps instead of transcripts. */
@@ -61,8 +62,10 @@ export interface PairedDifference {
   test: PairedTest | null;
   /** The smallest p the test can give here (the sign-flip test's 2/2^n); null for the t test. */
   minP: number | null;
-  /** Minimum detectable effect at 80% power at `alpha`. */
+  /** Minimum detectable effect at 80% power at `alpha`, never below the test's floor. */
   mde: Mde;
+  /** The mean difference is a whole number of 1/resolution (pairs × the score grid); null off the grid. */
+  resolution: number | null;
   pairs: number;
   clusters: number;
   /** Scored cells on either side that found no partner (errors, unscored, missing reps). */
@@ -123,7 +126,11 @@ export function pairedDifference(
     p: tested.p,
     test: tested.test,
     minP: tested.minP,
-    mde: detectableEffect({ se: est.se, df: est.df, minP: tested.minP }, alpha),
+    mde: detectableEffect(
+      { se: est.se, df: est.df, minP: tested.minP, resolution: tested.resolution },
+      alpha,
+    ),
+    resolution: tested.resolution,
     bootstrap,
     verdict: verdictOf(est.mean, tested.p, alpha),
   };
@@ -146,6 +153,7 @@ function notEnoughData(
     test: null,
     minP: null,
     mde: detectableEffect({ se: null, df: 0, minP: null }, alpha),
+    resolution: null,
     bootstrap: null,
     verdict: 'not enough data',
   };
@@ -177,9 +185,17 @@ function testOf(
   est: ClusteredEstimate,
   level: number,
   rule: PairedTestRule,
-): { p: number; ci: [number, number]; test: PairedTest; minP: number | null } {
+): {
+  p: number;
+  ci: [number, number];
+  test: PairedTest;
+  minP: number | null;
+  resolution: number | null;
+} {
+  const { sums, counts } = clusterTotals(obs);
+  const grid = gridOf(sums);
+  const resolution = grid === null ? null : grid * counts.reduce((a, b) => a + b, 0);
   if (rule === 'sign-flip' || est.clusters <= EXACT_MAX_CASES || est.se === 0) {
-    const { sums, counts } = clusterTotals(obs);
     // Off-grid differences beyond the enumeration limit are the only Monte Carlo case: its stream is
     // seeded from the data, never from the arm's name, so identical data give identical figures.
     const r = signFlipTest(sums, counts, {
@@ -191,9 +207,16 @@ function testOf(
       ci: r.ci,
       test: r.method === 'exact' ? 'sign-flip-exact' : 'sign-flip-monte-carlo',
       minP: r.minP,
+      resolution,
     };
   }
-  return { p: tTwoSidedP(est.mean / est.se!, est.df), ci: est.ci!, test: 'clustered-t', minP: null };
+  return {
+    p: tTwoSidedP(est.mean / est.se!, est.df),
+    ci: est.ci!,
+    test: 'clustered-t',
+    minP: null,
+    resolution: null,
+  };
 }
 
 /** pairedDifference straight from result rows of two arms (ok rows; unscored cells are skipped). */
