@@ -127,6 +127,8 @@ export function mde(c: Comparison | null): string {
 
 /** "primary: correctness — Holm over 3, MDE at α/3 = 0.0167". */
 export function familyText(f: FamilySummary): string {
+  if (f.size === 0)
+    return `${f.name}: ${f.criteria.join(', ')} — no comparison could be tested (no pairs), nothing to adjust`;
   return `${f.name}: ${f.criteria.join(', ')} — Holm over ${f.size} comparison${f.size === 1 ? '' : 's'}, MDE at α/${f.size} = ${f.testAlpha.toPrecision(3)}`;
 }
 

@@ -31,7 +31,7 @@ export const method: MethodNote = {
   interval:
     'mean with a cluster-robust (CR1) standard error, clusters = cases (reps nested in cases), t interval on cases − 1 df, within the 1–5 scale (clipped and marked when the t interval runs past it)',
   pairing:
-    'difference arm − baseline arm paired on case × rep, ok and scored cells only; each comparison shows its pairs, the cells dropped by reason (error, unscored, missing) and both means over the same pairs',
+    'difference arm − baseline arm paired on case × rep, ok and scored cells only; each comparison shows its pairs, the cells dropped by reason (error; unscored; notJudged — the criterion is not one of the case’s own criteria; missing — no cell on one side) and both means over the same pairs',
   test: `paired sign-flip test on case-level differences, exact at every size: the 2^n flips counted by convolution over the integer grid the scores lie on (off-grid, continuous scores: all flips enumerated up to ${EXACT_MAX_CASES} cases, Monte Carlo (${MONTE_CARLO_DRAWS} draws, seeded from the data) beyond). The interval is the test inverted, within ±4 (the range of a difference of 1–5 scores): clipped and marked when it runs past it, marked unbounded when too few cases bound it at all`,
   multiplicity:
     'two families per suite: the primary criterion, Holm across the arms compared with the baseline; the secondary criteria, Holm across arms × criteria. The verdict uses the family-adjusted p (better / worse when < alpha, else within noise); intervals are per-comparison',
