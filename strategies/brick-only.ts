@@ -27,7 +27,7 @@ export const brickOnly = defineStrategy({
   declares: {
     // ADR 0029's brick: a turn's final text only, the rest of the turn left out with no marker.
     'gaps-marked': (p) =>
-      p.trailActivity || p.markers
+      p.trailActivity
         ? undefined
         : "renders a turn's final text only and leaves out its other text and tool activity without a marker, as ADR 0029's brick does",
     'spawn-instructions':

@@ -104,7 +104,14 @@ export async function calibrate(opts: CalibrateOptions = {}): Promise<SuiteCalib
       ...totalsOf(outcomes),
       regimes,
       shared: regimes.includes('shared')
-        ? { ...sharedTotals(shared, o.effect), arms: r.suite.arms.map((a) => a.name) }
+        ? {
+            ...sharedTotals(shared, o.effect),
+            // The baseline first: the table reads the other arms' truths from the rest.
+            arms: [
+              r.suite.baselineArm,
+              ...r.suite.arms.map((a) => a.name).filter((a) => a !== r.suite.baselineArm),
+            ],
+          }
         : null,
     });
   }

@@ -29,9 +29,9 @@ interface Label {
 }
 
 function labelsOf(c: Case): Label[] {
-  const r = c.reference;
+  const r = c.reference ?? { facts: [], caveats: [] };
   const out: Label[] = [
-    ...r.facts.map((f) => ({ id: f.id, what: 'reference fact' as const, text: f.text })),
+    ...(r.facts ?? []).map((f) => ({ id: f.id, what: 'reference fact' as const, text: f.text })),
     ...(r.evidence ?? []).map((e) => ({ id: e.id, what: 'reference fact' as const, text: e.text })),
     ...(r.notSearched ?? []).map((t, i) => ({
       id: `notSearched[${i}]`,
@@ -43,7 +43,7 @@ function labelsOf(c: Case): Label[] {
       what: 'reference fact' as const,
       text: x.topic,
     })),
-    ...c.assertions.flatMap((a) => [
+    ...(c.assertions ?? []).flatMap((a) => [
       { id: a.id, what: 'label' as const, text: a.statement },
       { id: a.id, what: 'label' as const, text: a.claim },
     ]),
@@ -103,16 +103,19 @@ const MIN_REQUEST = 24;
 const quoted = /(^|\n|—|-|\]|\|)\s*(\[(user|human)[^\]\n]*\]|(user|human)\s*:)\s*$/i;
 
 /**
- * spawn-instructions: the parent's requests (its user turns' text, and the labelled orchestration
- * request) must not reach the child in the system prompt, nor as a user turn's own text.
+ * spawn-instructions: the parent's requests (its user turns' text — a compaction summary restating
+ * them included — and the labelled orchestration request) must not reach the child in the system prompt, nor as a user turn's own text.
  */
 export function spawnInstructions(c: Case, h: Handoff, made: readonly ModelResponse[]): Problem[] {
   if (c.direction !== 'spawn') return [];
   const requests = c.source.messages
-    .map((m, index) => ({ index, text: m.role === 'user' && !m.compacted ? (m.text ?? '').trim() : '' }))
+    .map((m, index) => ({ index, text: m.role === 'user' ? (m.text ?? '').trim() : '' }))
     .filter((r) => r.text.length >= MIN_REQUEST);
-  const o = c.reference.orchestration?.request?.trim();
-  if (o && o.length >= MIN_REQUEST) requests.push({ index: -1, text: o });
+  // The labelled request counts on its own only where no user turn of the parent holds it (a turn
+  // that does is checked whole: quoted as a transcript line, it is context).
+  const o = c.reference?.orchestration?.request?.trim();
+  if (o && o.length >= MIN_REQUEST && !requests.some((r) => r.text.includes(o)))
+    requests.push({ index: -1, text: o });
   if (requests.length === 0) return [];
   const out: Problem[] = [];
   const check = (at: number | 'system', raw: string, where: string) => {

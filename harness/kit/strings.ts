@@ -65,7 +65,7 @@ function itemsOf(c: Case): Item[] {
       for (const call of m.toolCalls ?? []) {
         const r = results.get(call.id);
         if (!r) continue;
-        add('call', `call ${call.id}`, formatCall(call), index, true, call.id);
+        add('call', `call ${call.id}`, formatCall(call), index, false, call.id);
         add('result', `result of ${call.id}`, r.content, r.index, false, call.id);
       }
     });
@@ -171,7 +171,7 @@ export function stringItems(
           detail: `the source's ${missing.what} (source message ${missing.index}) is not shown between source message ${a.item.index} and source message ${b.item.index}, and no recorded marker says so`,
         });
     }
-    out.pairing.push(...pairedHere(found, items, place.text, markers, at));
+    out.pairing.push(...pairedHere(found, items, place.text, whole, markers, at));
   }
   if (out.order.length) out.order[0]!.detail += ` (${inversions} step(s) back in this handoff)`;
   return out;
@@ -183,27 +183,30 @@ function between(text: string, needle: string, lo: number, hi: number): boolean 
 }
 
 /**
- * Where a string shows calls as `name(args)`, a call shown there has its result there (or a marker
- * after it), and a result its call.
+ * Where a string shows calls as `name(args)` and results together, a call shown there has its result
+ * in the view (or a marker after it), and a result its call.
  */
 function pairedHere(
   found: { item: Item; at: number }[],
   items: readonly Item[],
   text: string,
+  whole: string,
   markers: readonly string[],
   at: (p: number) => Problem['message'],
 ): Problem[] {
   // Only a string that renders calls and results together (a transcript as text); a structured
   // handoff has them in separate messages, where the structural check applies.
   if (!found.some((x) => x.item.kind === 'call') || !found.some((x) => x.item.kind === 'result')) return [];
-  const shown = new Map(found.map((x) => [`${x.item.kind}/${x.item.source}/${x.item.callId}`, x]));
-  const tracked = new Set(items.map((i) => `${i.kind}/${i.source}/${i.callId}`));
+  // A partner counts as missing only when the receiver sees it nowhere (found elsewhere, or only
+  // ambiguously here, it is shown).
+  const tracked = new Map(items.map((i) => [`${i.kind}/${i.source}/${i.callId}`, i]));
   const out: Problem[] = [];
   for (const x of found) {
     if (x.item.kind === 'text') continue;
     const other = x.item.kind === 'call' ? 'result' : 'call';
     const key = `${other}/${x.item.source}/${x.item.callId}`;
-    if (!tracked.has(key) || shown.has(key)) continue;
+    const partner = tracked.get(key);
+    if (!partner || partner.openings.some((o) => whole.includes(o))) continue;
     if (x.item.kind === 'call' && markers.some((m) => text.indexOf(m, x.at) >= 0)) continue;
     out.push({
       invariant: 'pairing',

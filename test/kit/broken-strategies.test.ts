@@ -159,6 +159,17 @@ describe('checkStrategy on strategies broken the ways users break them (issue 27
     expect(r.failedHandoffs['gaps-marked']).toBeLessThanOrEqual(r.handoffs);
   });
 
+  it('results shown in a rendered string without their calls: pairing in the string', async () => {
+    const r = await checkStrategy(brokenStrategies['calls-dropped-in-string'], small);
+    const f = r.failures.filter((x) => x.invariant === 'pairing');
+    expect(f.length).toBeGreaterThan(0);
+    expect(f[0]!.detail).toMatch(
+      /^result of \S+ without its call in one rendered string \(source message \d+\)$/,
+    );
+    expect(r.failedHandoffs.pairing).toBeGreaterThan(0);
+    expect(r.failedHandoffs.pairing).toBeLessThan(f.length); // many problems, counted once per handoff
+  });
+
   it("the source's messages reversed in a string: items out of order", async () => {
     const r = await checkStrategy(brokenStrategies['reversed-in-string'], small);
     const f = r.failures.filter((x) => x.invariant === 'ordered');

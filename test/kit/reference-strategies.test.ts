@@ -36,7 +36,10 @@ describe('the test kit on the reference strategies and the examples', () => {
     expect(inline.checked.retention).toBeGreaterThan(0); // replay: planned
     expect(inline.checked.deterministic).toBeGreaterThan(0);
     // Silent cuts by design are checked and reported as declared — not skipped, not passed.
-    const legacy = await checkStrategy('brick-only', { ...opts, params: { markers: false } });
+    const legacy = await checkStrategy('brick-only', {
+      ...opts,
+      params: { markers: false, trailActivity: true },
+    });
     expect(legacy.checked['cuts-marked']).toBeGreaterThan(0);
     expect(legacy.declared['cuts-marked']!.reason).toMatch(/cuts silently on purpose/);
     expect(legacy.declared['cuts-marked']!.handoffs).toBeGreaterThan(0);
