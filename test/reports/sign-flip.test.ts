@@ -135,7 +135,8 @@ describe('signFlipTest by Monte Carlo', () => {
         (xs, k0) => {
           const k = k0 % xs.length;
           const sorted = [...xs].sort((a, b) => a - b);
-          expect(kthSmallest(Float64Array.from(xs), k)).toBe(sorted[k]);
+          // === : a selection may return −0 where the sort put +0 (fast-check draws both); they are equal.
+          expect(kthSmallest(Float64Array.from(xs), k) === sorted[k]).toBe(true);
         },
       ),
     );
