@@ -15,6 +15,7 @@ import * as check from './invariants.ts';
 import { retention, superset, unmarkedCuts } from './coverage.ts';
 import { stringItems } from './strings.ts';
 import { leaks, spawnInstructions } from './leaks.ts';
+import { declaredReason, record } from './declared.ts';
 
 const UNLIMITED = 1e12;
 
@@ -63,10 +64,11 @@ export async function runKit(given: Strategy<any> | string, o: CheckOptions): Pr
     }
   const r = env.report;
   // A declared invariant the strategy never broke is still declared, not passed.
-  for (const n of invariantNames) {
-    const reason = r.checked[n] > 0 ? declaredReason(strategy, n, variants[0]!) : undefined;
-    if (reason) r.declared[n] ??= { reason, handoffs: 0, problems: 0 };
-  }
+  for (const n of invariantNames)
+    for (const params of variants) {
+      const reason = r.checked[n] > 0 ? declaredReason(strategy, n, params) : undefined;
+      if (reason) r.declared[n] ??= { reason, handoffs: 0, problems: 0 };
+    }
   if (r.handoffs === 0 && r.errored.length > 0)
     r.failures.push({
       invariant: 'prepares',
@@ -81,7 +83,13 @@ export async function runKit(given: Strategy<any> | string, o: CheckOptions): Pr
 async function checkInput(env: Env, params: Record<string, unknown>, input: KitInput): Promise<void> {
   const s = env.strategy;
   const fail = (problems: check.Problem[], budget?: number) =>
-    record(env, params, budget === undefined ? input.label : `${input.label} at ${budget} tokens`, problems);
+    record(
+      env.report,
+      env.strategy,
+      params,
+      budget === undefined ? input.label : `${input.label} at ${budget} tokens`,
+      problems,
+    );
   const count = (name: InvariantName) => env.report.checked[name]++;
   let first: Handoff | undefined;
   for (const budget of env.budgets) {
@@ -146,48 +154,6 @@ async function checkInput(env: Env, params: Record<string, unknown>, input: KitI
       );
   }
   await checkDeclared(env, params, input, fail, count);
-}
-
-/**
- * The problems of one handoff: each invariant it breaks counts the handoff once; a declared
- * invariant's problems go to `declared`, the rest are failures.
- */
-function record(env: Env, params: Record<string, unknown>, input: string, problems: check.Problem[]): void {
-  const r = env.report;
-  const seen = new Set<InvariantName>();
-  for (const p of problems) {
-    const failure = { ...p, params, input };
-    const reason = declaredReason(env.strategy, p.invariant, params);
-    if (reason) {
-      const d = (r.declared[p.invariant] ??= { reason, handoffs: 0, problems: 0 });
-      d.problems++;
-      d.first ??= failure;
-      if (!seen.has(p.invariant)) d.handoffs++;
-    } else {
-      r.failures.push(failure);
-      if (!seen.has(p.invariant)) r.failedHandoffs[p.invariant]++;
-    }
-    seen.add(p.invariant);
-  }
-}
-
-/**
- * Why the strategy breaks an invariant on purpose, for these params: its `declares`, or — the older
- * form — `properties.marksCuts: false` for cuts-marked.
- */
-function declaredReason(
-  s: Strategy<any>,
-  invariant: InvariantName,
-  params: Record<string, unknown>,
-): string | undefined {
-  const given = check.declared(
-    (s.declares as Record<string, string | ((p: unknown) => string | undefined)> | undefined)?.[invariant],
-    params,
-  );
-  if (typeof given === 'string' && given.trim()) return given;
-  if (invariant === 'cuts-marked' && !check.marksCuts(s, params))
-    return 'cuts silently on purpose (properties.marksCuts is false)';
-  return undefined;
 }
 
 /** `superset` and `retention`, where declared: at an unlimited budget, for return and escalation cases. */
