@@ -25,7 +25,7 @@ describe('the test kit on the reference strategies and the examples', () => {
     300_000,
   );
 
-  it('checks what the strategies declare: superset, retention, deterministic, and no cut check where cuts are silent by design', async () => {
+  it('checks what the strategies declare: superset, retention, deterministic; silent cuts and copied parent turns by design are reported as declared', async () => {
     const opts = { transcripts: false as const, casesDirs: false as const, generated: 4 };
     expect((await checkStrategy('full-transcript', opts)).checked.superset).toBeGreaterThan(0);
     expect(
