@@ -116,6 +116,10 @@ export function pairedMeans(c: Comparison | null): string {
 
 export function mde(c: Comparison | null): string {
   if (!c) return dash;
+  const floor = c.mde.floor;
+  // At the floor, say so: the test can flag nothing smaller, whatever the t approximation says.
+  if (c.mde.value !== null && floor && c.mde.value === floor.value)
+    return `${c.mde.value.toFixed(3)} (none below ${floor.k}/${floor.of})`;
   if (c.mde.value !== null) return c.mde.value.toFixed(2);
   if (c.mde.note === 'not detectable with this many cases') return 'none: too few cases';
   if (c.mde.note === 'no variation (SE 0)') return '– (SE 0)';
@@ -124,6 +128,8 @@ export function mde(c: Comparison | null): string {
 
 /** "primary: correctness — Holm over 3, MDE at α/3 = 0.0167". */
 export function familyText(f: FamilySummary): string {
+  if (f.size === 0)
+    return `${f.name}: ${f.criteria.join(', ')} — no comparison could be tested (no pairs), nothing to adjust`;
   return `${f.name}: ${f.criteria.join(', ')} — Holm over ${f.size} comparison${f.size === 1 ? '' : 's'}, MDE at α/${f.size} = ${f.testAlpha.toPrecision(3)}`;
 }
 

@@ -31,11 +31,11 @@ export const method: MethodNote = {
   interval:
     'mean with a cluster-robust (CR1) standard error, clusters = cases (reps nested in cases), t interval on cases − 1 df, within the 1–5 scale (clipped and marked when the t interval runs past it)',
   pairing:
-    'difference arm − baseline arm paired on case × rep, ok and scored cells only; each comparison shows its pairs, the cells dropped by reason (error, unscored, missing) and both means over the same pairs',
-  test: `paired sign-flip test on case-level differences at every size: exact (all 2^n flips) with up to ${EXACT_MAX_CASES} cases, seeded Monte Carlo sign flips (${MONTE_CARLO_DRAWS} draws) with more. The interval is the test inverted, within ±4 (the range of a difference of 1–5 scores): clipped and marked when it runs past it, marked unbounded when too few cases bound it at all`,
+    'difference arm − baseline arm paired on case × rep, ok and scored cells only; each comparison shows its pairs, the cells dropped by reason (error; unscored; notJudged — the criterion is not one of the case’s own criteria; missing — no cell on one side) and both means over the same pairs',
+  test: `paired sign-flip test on case-level differences, exact at every size: the 2^n flips counted by convolution over the integer grid the scores lie on (off-grid, continuous scores: all flips enumerated up to ${EXACT_MAX_CASES} cases, Monte Carlo (${MONTE_CARLO_DRAWS} draws, seeded from the data) beyond). The interval is the test inverted, within ±4 (the range of a difference of 1–5 scores): clipped and marked when it runs past it, marked unbounded when too few cases bound it at all`,
   multiplicity:
     'two families per suite: the primary criterion, Holm across the arms compared with the baseline; the secondary criteria, Holm across arms × criteria. The verdict uses the family-adjusted p (better / worse when < alpha, else within noise); intervals are per-comparison',
-  mde: "minimum detectable effect at 80% power and two-sided α/m, m the size of the comparison's family (the level of Holm's first step): (t(1−α/2m) + t(0.8)) · SE on cases − 1 df; none when the test cannot reach α/m with this many cases, or when SE = 0",
+  mde: 'minimum detectable effect at 80% power and two-sided α/m, m the size of the comparison\'s family (the level of Holm\'s first step): (t(1−α/2m) + t(0.8)) · SE on cases − 1 df, never below the smallest difference the sign-flip test can flag at α/m (k/N: k grid steps with 2/2^k < α/m over N pairs; shown as "none below k/N" when it binds); none when the test cannot reach α/m with this many cases, or when SE = 0',
   scale:
     "scores are 1–5 (the rubrics' scale): a mean interval is reported within [1, 5], a difference interval within [−4, 4]",
   bootstrap: `cluster bootstrap (whole cases resampled), ${BOOTSTRAP_RESAMPLES} resamples, percentile interval, seeded from run seed/suite/arm/criterion — a cross-check, not used for the verdict`,

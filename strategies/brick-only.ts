@@ -24,6 +24,15 @@ export const brickOnly = defineStrategy({
   deterministic: true,
   // The legacy brick cuts silently: that is what `markers: false` reproduces (ADR 0093 Context 1).
   properties: { marksCuts: (p) => p.markers },
+  declares: {
+    // ADR 0029's brick: a turn's final text only, the rest of the turn left out with no marker.
+    'gaps-marked': (p) =>
+      p.trailActivity
+        ? undefined
+        : "renders a turn's final text only and leaves out its other text and tool activity without a marker, as ADR 0029's brick does",
+    'spawn-instructions':
+      "keeps the session's user turns as user turns: on a spawn the parent's requests reach the child as instructions (not a spawn strategy)",
+  },
   params: {
     resultCap: { type: 'number', default: 500, description: 'characters kept of each tool result' },
     contextBudgetChars: {

@@ -16,6 +16,12 @@ export const fullTranscript = defineStrategy({
   seed: 'ledgerline: "it returned its entire working transcript, 28,100 tokens of it, as a single string"',
   deterministic: true,
   properties: { superset: true },
+  declares: {
+    'spawn-instructions': (p) =>
+      p.as === 'messages'
+        ? "as: 'messages' replays the source's user turns as user turns: on a spawn the parent's requests reach the child as instructions"
+        : undefined,
+  },
   params: {
     as: {
       type: 'enum',

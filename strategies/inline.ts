@@ -24,6 +24,10 @@ export const inline = defineStrategy({
   description: "No split: the work is the receiving agent's own history (control arm).",
   seed: 'ledgerline: "if the research had run inline"; adr-0093: milk-auto, the primary continuing its own session (ReplayTrails)',
   deterministic: true,
+  declares: {
+    'spawn-instructions':
+      "replays the source's user turns as user turns: on a spawn the parent's requests reach the child as instructions (a replay, not a spawn strategy)",
+  },
   properties: {
     superset: (p) => p.replay === 'full',
     retention: (p) => (p.replay === 'planned' ? adr0093Retention : undefined),

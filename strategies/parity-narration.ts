@@ -85,6 +85,10 @@ export const parityNarration = defineStrategy({
   description:
     "ADR 0093 A–D: the other agent's trails narrated into the receiver's history under the shared retention plan, budget parity, head+tail trim, TL;DR brick, session-shape framing.",
   seed: 'adr-0093 Decision A–D and Addendum: "Summary as index, transcript as ground truth."',
+  declares: {
+    'spawn-instructions':
+      "keeps the session's user turns as user turns: on a spawn the parent's requests reach the child as instructions (not a spawn strategy)",
+  },
   properties: {
     retention: (p) => ({
       expandTurns: p.expandTurns,

@@ -17,6 +17,11 @@ export const spawnAll = defineStrategy({
     "Spawned child with an immutable copy of the parent's effective dialogue (compaction summaries, no spawn call).",
   seed: 'child-agent-context-selection: "all and positive decimal values copy an immutable selection of effective parent dialogue" / "excludes the triggering Agent call" / "never reconstructs raw turns replaced by compaction"',
   deterministic: true,
+  // The seed's `all` mode: the copy keeps the parent's roles, its requests included (the isolated default's reason).
+  declares: {
+    'spawn-instructions':
+      "copies the parent's dialogue with its roles, as the seed's `all` mode does: the parent's requests reach the child as user turns",
+  },
   params: {},
   async prepare(ctx) {
     const snap = effectiveSnapshot(ctx.case.source, ctx.case.spawnCallId);

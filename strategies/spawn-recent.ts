@@ -14,6 +14,10 @@ export const spawnRecent = defineStrategy({
   description: "Spawned child with the last n turns of the parent's effective dialogue.",
   seed: 'child-agent-context-selection: "positive decimal values copy an immutable selection of effective parent dialogue"; ADR 0056 "full or recent-turn copies include effective anchored summaries"',
   deterministic: true,
+  declares: {
+    'spawn-instructions':
+      "copies the parent's last turns with their roles, as the seed's decimal mode does: a request among them reaches the child as a user turn",
+  },
   params: {
     n: { type: 'number', default: 2, description: 'turns of the parent dialogue to copy, newest last' },
   },

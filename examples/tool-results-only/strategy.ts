@@ -23,6 +23,11 @@ export const toolResultsOnly = defineStrategy({
     "Escalation with the primary's tool calls and results only (narrated, fenced, capped), none of its text.",
   seed: 'examples/tool-results-only: evidence without the narrative',
   deterministic: true,
+  // What `errors: false` leaves out it leaves out unannounced: the kit reports that as declared.
+  declares: {
+    'gaps-marked': (p) =>
+      p.errors ? undefined : 'errors: false leaves out the calls whose result was an error, without a marker',
+  },
   params: {
     resultCap: {
       type: 'number',

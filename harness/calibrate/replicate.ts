@@ -51,6 +51,28 @@ export async function runReplication(
   const arms: Arm[] = Array.from({ length: opts.arms }, (_, i) =>
     i === 0 ? base : { ...base, name: `${base.name}-copy-${i}` },
   );
+  return runArms(r, cases, { config: opts.config, arms, seeds: opts.seeds });
+}
+
+/**
+ * The suite's own arms, every one at the same run seed (common random numbers, as a report runs
+ * them): the shared-seed regime (shared.ts).
+ */
+export function runSharedReplication(
+  r: Resampleable,
+  cases: Case[],
+  opts: { config: ResolvedConfig; seed: number },
+): Promise<ResultRow[]> {
+  const arms = r.suite.arms;
+  return runArms(r, cases, { config: opts.config, arms, seeds: arms.map(() => opts.seed) });
+}
+
+async function runArms(
+  r: Resampleable,
+  cases: Case[],
+  opts: { config: ResolvedConfig; arms: Arm[]; seeds: number[] },
+): Promise<ResultRow[]> {
+  const arms = opts.arms;
   const suite: Suite = { ...r.suite, arms, cases };
   const sim = { sim: createSimProvider(opts.config.sim) };
   const envs = arms.map((arm, i) => {

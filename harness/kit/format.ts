@@ -16,8 +16,20 @@ export function renderCheckReport(r: CheckReport): string {
   for (const name of invariantNames) {
     const n = r.checked[name];
     if (n === 0) continue;
+    const d = r.declared[name];
+    if (d) {
+      const broke = d.handoffs
+        ? `breaks it on ${d.handoffs} handoff(s), as declared`
+        : 'held on every input, though declared';
+      lines.push(`  declared  ${name.padEnd(18)} ${n} checked — ${broke}: ${d.reason}`);
+      continue;
+    }
     const bad = failed.get(name) ?? 0;
-    lines.push(`  ${bad ? 'FAIL' : 'ok  '}  ${name.padEnd(14)} ${n} checked${bad ? `, ${bad} failed` : ''}`);
+    const handoffs = r.failedHandoffs?.[name] ?? 0;
+    const what = handoffs ? `${handoffs} handoff(s) failed (${bad} problem(s))` : `${bad} failed`;
+    lines.push(
+      `  ${bad ? 'FAIL    ' : 'ok      '}  ${name.padEnd(18)} ${n} checked${bad ? `, ${what}` : ''}`,
+    );
   }
   const undeclared = invariantNames.filter((n) => r.checked[n] === 0);
   if (undeclared.length) lines.push(`  (not applicable or not declared: ${undeclared.join(', ')})`);

@@ -13,6 +13,9 @@ import { deepFreeze } from '../../strategies/spawn.ts';
 import { kitInputs, type KitInput } from './inputs.ts';
 import * as check from './invariants.ts';
 import { retention, superset, unmarkedCuts } from './coverage.ts';
+import { stringItems } from './strings.ts';
+import { leaks, spawnInstructions } from './leaks.ts';
+import { declaredReason, record } from './declared.ts';
 
 const UNLIMITED = 1e12;
 
@@ -60,6 +63,12 @@ export async function runKit(given: Strategy<any> | string, o: CheckOptions): Pr
       if (env.report.failures.length >= env.maxFailures) break outer;
     }
   const r = env.report;
+  // A declared invariant the strategy never broke is still declared, not passed.
+  for (const n of invariantNames)
+    for (const params of variants) {
+      const reason = r.checked[n] > 0 ? declaredReason(strategy, n, params) : undefined;
+      if (reason) r.declared[n] ??= { reason, handoffs: 0, problems: 0 };
+    }
   if (r.handoffs === 0 && r.errored.length > 0)
     r.failures.push({
       invariant: 'prepares',
@@ -73,14 +82,14 @@ export async function runKit(given: Strategy<any> | string, o: CheckOptions): Pr
 
 async function checkInput(env: Env, params: Record<string, unknown>, input: KitInput): Promise<void> {
   const s = env.strategy;
-  const fail = (problems: check.Problem[], budget?: number) => {
-    for (const p of problems)
-      env.report.failures.push({
-        ...p,
-        params,
-        input: budget === undefined ? input.label : `${input.label} at ${budget} tokens`,
-      });
-  };
+  const fail = (problems: check.Problem[], budget?: number) =>
+    record(
+      env.report,
+      env.strategy,
+      params,
+      budget === undefined ? input.label : `${input.label} at ${budget} tokens`,
+      problems,
+    );
   const count = (name: InvariantName) => env.report.checked[name]++;
   let first: Handoff | undefined;
   for (const budget of env.budgets) {
@@ -95,15 +104,34 @@ async function checkInput(env: Env, params: Record<string, unknown>, input: KitI
     const h = built.handoff;
     env.report.handoffs++;
     first ??= h;
-    fail(check.pairing(h), budget);
-    fail(check.markers(h), budget);
-    fail(check.stats(input.case, h, built.made), budget);
-    fail(check.toolsServed(h), budget);
-    for (const n of ['pairing', 'markers', 'stats', 'tools-served'] as const) count(n);
-    if (check.marksCuts(s, params)) {
-      fail(unmarkedCuts(input.case, h, built.made), budget);
+    const inString = stringItems(input.case, h, built.made);
+    const problems = [
+      ...check.pairing(h),
+      ...inString.pairing,
+      ...check.markers(h),
+      ...check.stats(input.case, h, built.made),
+      ...check.toolsServed(h),
+      ...inString.gaps,
+      ...inString.order,
+      ...leaks(input.case, h, built.made),
+      ...spawnInstructions(input.case, h, built.made),
+    ];
+    const names = [
+      'pairing',
+      'markers',
+      'stats',
+      'tools-served',
+      'gaps-marked',
+      'ordered',
+      'no-leak',
+    ] as const;
+    for (const n of names) count(n);
+    if (input.case.direction === 'spawn') count('spawn-instructions');
+    if (check.marksCuts(s, params) || declaredReason(s, 'cuts-marked', params)) {
+      problems.push(...unmarkedCuts(input.case, h, built.made));
       count('cuts-marked');
     }
+    fail(problems, budget);
   }
   if (!first) return;
   const again = await build(env, params, input, env.budgets[0]!, 0);
@@ -268,6 +296,8 @@ function emptyReport(
     checked: Object.fromEntries(invariantNames.map((n) => [n, 0])) as Record<InvariantName, number>,
     errored: [],
     failures: [],
+    failedHandoffs: Object.fromEntries(invariantNames.map((n) => [n, 0])) as Record<InvariantName, number>,
+    declared: {},
     passed: false,
   };
 }

@@ -19,10 +19,17 @@ export const shippedCases = join(packageRoot, 'cases');
  *
  * - `prepares`: prepare() returns a handoff (a HarnessError such as SubagentContractError is an
  *   outcome a run records as an error row, counted apart; any other exception is a failure);
- * - `pairing`: no tool call split from its result, no result without its call;
+ * - `pairing`: no tool call split from its result, no result without its call — in the messages, and in
+ *   a rendered string that shows calls as `name(args)`;
  * - `markers`: every recorded marker is where the receiver sees it, and a number in it is the amount cut;
  * - `cuts-marked` (unless the strategy declares `marksCuts: false`): a source tool result or assistant
  *   message shown only in part is followed, in the same message, by a recorded marker;
+ * - `gaps-marked`: in a rendered string, no source item (a text, a call, a result) left out between two it
+ *   shows, unless a recorded marker stands between them;
+ * - `ordered`: a rendered string shows the source's items in the source's order;
+ * - `no-leak`: no reference fact or label text of the case reaches the receiver unless the source says it;
+ * - `spawn-instructions`: a spawned child gets none of the parent's requests as an instruction (in its
+ *   system prompt, or as a user turn's own text rather than a quoted transcript line);
  * - `stats`: every HandoffStats field matches the payload, the messages and the model calls made;
  * - `same-inputs`: the same inputs (case, params, budget, rep, seed) give the same handoff;
  * - `deterministic` (strategies declaring `deterministic: true`): no model call, the same handoff at every rep;
@@ -35,6 +42,10 @@ export type InvariantName =
   | 'pairing'
   | 'markers'
   | 'cuts-marked'
+  | 'gaps-marked'
+  | 'ordered'
+  | 'no-leak'
+  | 'spawn-instructions'
   | 'stats'
   | 'same-inputs'
   | 'deterministic'
@@ -47,6 +58,10 @@ export const invariantNames: readonly InvariantName[] = [
   'pairing',
   'markers',
   'cuts-marked',
+  'gaps-marked',
+  'ordered',
+  'no-leak',
+  'spawn-instructions',
   'stats',
   'same-inputs',
   'deterministic',
@@ -110,6 +125,17 @@ export interface CheckReport {
   checked: Record<InvariantName, number>;
   /** Inputs on which prepare() raised a HarnessError (an error row in a run), not counted as failures. */
   errored: { input: string; params: Record<string, unknown>; error: string }[];
+  /** Failures of the invariants the strategy does not declare. */
   failures: CheckFailure[];
+  /** Per invariant, the handoffs (an input at a budget) that broke it at least once, declared ones apart. */
+  failedHandoffs: Record<InvariantName, number>;
+  /**
+   * Invariants the strategy declares it breaks (its `declares`), with the reason, the handoffs that
+   * break it and the first instance: reported as declared, never as passed.
+   */
+  declared: Partial<
+    Record<InvariantName, { reason: string; handoffs: number; problems: number; first?: CheckFailure }>
+  >;
+  /** No failure outside the declared invariants. */
   passed: boolean;
 }

@@ -5,6 +5,7 @@ import { detectableEffect, type Mde } from './power.ts';
 import { seededRandom } from './random.ts';
 import { differenceBounds, SCORE_SCALE, withinBounds, type Bounds, type IntervalBound } from './scale.ts';
 import { EXACT_MAX_CASES, signFlipTest } from './sign-flip.ts';
+import { gridOf } from './sign-flip-lattice.ts';
 import { tTwoSidedP } from './t-dist.ts';
 
 /** The per-cell score a paired comparison needs — what a baseline file keeps instead of transcripts. */
@@ -21,8 +22,8 @@ export type Verdict = 'better' | 'worse' | 'within noise' | 'not enough data';
 export type PairedTest = 'clustered-t' | 'sign-flip-exact' | 'sign-flip-monte-carlo';
 
 /**
- * Which test a comparison uses. 'sign-flip' (the default): the sign-flip test at every size, exact up
- * to EXACT_MAX_CASES cases, seeded Monte Carlo beyond. 'clustered-t': the rule before issue 21's
+ * Which test a comparison uses. 'sign-flip' (the default): the exact sign-flip test at every size
+ * (Monte Carlo only for differences on no small grid beyond EXACT_MAX_CASES cases). 'clustered-t': the rule before issue 21's
  * calibration — the clustered t beyond EXACT_MAX_CASES cases unless SE = 0 — kept as a reference
  * (`npm run calibrate` measures both on the same replications; docs/results.md#calibration).
  */
@@ -37,7 +38,7 @@ export interface PairedOptions {
   alpha?: number;
   /** Cluster-bootstrap resamples for a second interval; 0 skips it. @default 0 */
   bootstrap?: number;
-  /** Seeds the bootstrap and Monte Carlo sign flips (e.g. `${row.seed}/${suite}/${arm}/${criterion}`). @default 0 */
+  /** Seeds the bootstrap (e.g. `${row.seed}/${suite}/${arm}/${criterion}`); the test never depends on it. @default 0 */
   seed?: string | number;
   /** The scale the scores live on; intervals are reported within what a difference on it can be. null: no bounds. @default [1, 5] */
   scale?: Bounds | null;
@@ -61,8 +62,10 @@ export interface PairedDifference {
   test: PairedTest | null;
   /** The smallest p the test can give here (the sign-flip test's 2/2^n); null for the t test. */
   minP: number | null;
-  /** Minimum detectable effect at 80% power at `alpha`. */
+  /** Minimum detectable effect at 80% power at `alpha`, never below the test's floor. */
   mde: Mde;
+  /** The mean difference is a whole number of 1/resolution (pairs × the score grid); null off the grid. */
+  resolution: number | null;
   pairs: number;
   clusters: number;
   /** Scored cells on either side that found no partner (errors, unscored, missing reps). */
@@ -83,8 +86,8 @@ export function scoredCells(rows: readonly ResultRow[], criterion: string): Scor
 /**
  * The paired difference treatment − baseline with its interval, p-value, MDE and a verdict. Pairing
  * removes case difficulty from the comparison, and the test works on whole cases so the reps of one
- * case never count as independent evidence: the sign-flip test, exact with up to EXACT_MAX_CASES
- * cases, seeded Monte Carlo beyond (`test: 'clustered-t'` keeps the old t rule as a reference). A
+ * case never count as independent evidence: the sign-flip test, exact at every size for scores on a
+ * grid (integers, case means of integers), Monte Carlo seeded from the data only for off-grid ones (`test: 'clustered-t'` keeps the old t rule as a reference). A
  * cell listed twice counts once (the last one).
  *
  *     pairedDifference(scoredCells(contractRows, 'correctness'), scoredCells(inlineRows, 'correctness'), { seed: 7 })
@@ -109,7 +112,7 @@ export function pairedDifference(
     clusters: est?.clusters ?? 0,
   };
   if (!est || est.se === null) return notEnoughData(base, est?.mean ?? null, alpha);
-  const tested = testOf(obs, est, level, seed, opts.test ?? 'sign-flip');
+  const tested = testOf(obs, est, level, opts.test ?? 'sign-flip');
   const scale = opts.scale === undefined ? SCORE_SCALE : opts.scale;
   const { ci, bound } = withinBounds(tested.ci, scale ? differenceBounds(scale) : null);
   const bootstrap = bootstrapOf(obs, opts.bootstrap ?? 0, level, seed);
@@ -123,7 +126,11 @@ export function pairedDifference(
     p: tested.p,
     test: tested.test,
     minP: tested.minP,
-    mde: detectableEffect({ se: est.se, df: est.df, minP: tested.minP }, alpha),
+    mde: detectableEffect(
+      { se: est.se, df: est.df, minP: tested.minP, resolution: tested.resolution },
+      alpha,
+    ),
+    resolution: tested.resolution,
     bootstrap,
     verdict: verdictOf(est.mean, tested.p, alpha),
   };
@@ -146,6 +153,7 @@ function notEnoughData(
     test: null,
     minP: null,
     mde: detectableEffect({ se: null, df: 0, minP: null }, alpha),
+    resolution: null,
     bootstrap: null,
     verdict: 'not enough data',
   };
@@ -176,20 +184,39 @@ function testOf(
   obs: Observation[],
   est: ClusteredEstimate,
   level: number,
-  seed: string,
   rule: PairedTestRule,
-): { p: number; ci: [number, number]; test: PairedTest; minP: number | null } {
+): {
+  p: number;
+  ci: [number, number];
+  test: PairedTest;
+  minP: number | null;
+  resolution: number | null;
+} {
+  const { sums, counts } = clusterTotals(obs);
+  const grid = gridOf(sums);
+  const resolution = grid === null ? null : grid * counts.reduce((a, b) => a + b, 0);
   if (rule === 'sign-flip' || est.clusters <= EXACT_MAX_CASES || est.se === 0) {
-    const { sums, counts } = clusterTotals(obs);
-    const r = signFlipTest(sums, counts, { level, rand: seededRandom('sign-flip', seed) });
+    // Off-grid differences beyond the enumeration limit are the only Monte Carlo case: its stream is
+    // seeded from the data, never from the arm's name, so identical data give identical figures.
+    const r = signFlipTest(sums, counts, {
+      level,
+      rand: seededRandom('sign-flip', sums.join(','), counts.join(',')),
+    });
     return {
       p: r.p,
       ci: r.ci,
       test: r.method === 'exact' ? 'sign-flip-exact' : 'sign-flip-monte-carlo',
       minP: r.minP,
+      resolution,
     };
   }
-  return { p: tTwoSidedP(est.mean / est.se!, est.df), ci: est.ci!, test: 'clustered-t', minP: null };
+  return {
+    p: tTwoSidedP(est.mean / est.se!, est.df),
+    ci: est.ci!,
+    test: 'clustered-t',
+    minP: null,
+    resolution: null,
+  };
 }
 
 /** pairedDifference straight from result rows of two arms (ok rows; unscored cells are skipped). */

@@ -3,8 +3,14 @@
  * test inversion. Under "the arm makes no difference" the two arms are exchangeable within a case, so
  * each case's difference is as likely to have either sign: flipping the signs of whole cases (reps
  * travel with their case) gives the statistic's exact null distribution, whatever the shape of 1–5
- * scores and however few cases there are. With n cases there are 2^n flips; up to EXACT_MAX_CASES
- * they are all enumerated, beyond that a seeded Monte Carlo sample of them is drawn.
+ * scores and however few cases there are.
+ *
+ * Exact at every size: scores are small integers, so the case sums lie on a grid (whole numbers, or
+ * multiples of 1/D for case means) and the 2^n flips collapse onto a small lattice of (statistic,
+ * positive count) points counted by convolution (sign-flip-lattice.ts) — 31 cases × 3 reps take a few
+ * milliseconds. Differences on no small grid (continuous scores) are enumerated up to EXACT_MAX_CASES
+ * cases; beyond that, and only then, a Monte Carlo sample of flips is drawn from a stream the caller
+ * seeds (pairedDifference seeds it from the data, so identical data give identical figures).
  *
  * Statistic: T = Σ sᵢ·Sᵢ over cases, Sᵢ the case's sum of paired differences (so T/N is the reported
  * mean difference). p = share of flips with |T_s| ≥ |T_obs|.
@@ -13,12 +19,14 @@
  * p(δ) tests the differences minus δ. For one flip s the condition |Σ sᵢ(Sᵢ − nᵢδ)| ≥ |Σ (Sᵢ − nᵢδ)|
  * holds on a closed interval of δ that contains the estimate (both sides are |linear| in δ and the
  * observed side is the steeper), so p(δ) falls monotonically away from the estimate and the interval
- * is read off order statistics of the per-flip interval ends — exact, no search.
+ * is read off (weighted) order statistics of the per-flip interval ends — exact, no search.
  */
 
-/** All 2^n sign flips are enumerated up to this many cases (65,536 flips). */
+import { flipLattice, type Lattice } from './sign-flip-lattice.ts';
+
+/** Differences on no small grid: all 2^n sign flips are enumerated up to this many cases (65,536 flips). */
 export const EXACT_MAX_CASES = 16;
-/** Flips drawn beyond EXACT_MAX_CASES; the p-value is then (1 + hits) / (draws + 1). */
+/** Flips drawn for off-grid differences beyond EXACT_MAX_CASES; the p-value is then (1 + hits) / (draws + 1). */
 export const MONTE_CARLO_DRAWS = 10_000;
 
 export interface SignFlipResult {
@@ -36,12 +44,14 @@ export interface SignFlipResult {
 export interface SignFlipOptions {
   /** Confidence level of the interval. @default 0.95 */
   level?: number;
-  /** Uniform stream for the Monte Carlo flips (seed it: see seededRandom). Required beyond EXACT_MAX_CASES. */
+  /** Uniform stream for the Monte Carlo flips (seed it: see seededRandom). Required for off-grid differences beyond EXACT_MAX_CASES. */
   rand?: () => number;
   /** @default EXACT_MAX_CASES */
   exactMax?: number;
   /** @default MONTE_CARLO_DRAWS */
   draws?: number;
+  /** Count flips on the lattice when the differences lie on a small grid (false: enumerate / draw, for tests). @default true */
+  lattice?: boolean;
 }
 
 /**
@@ -56,6 +66,10 @@ export function signFlipTest(
 ): SignFlipResult {
   const n = sums.length;
   if (n === 0 || counts.length !== n) throw new RangeError('signFlipTest: one sum and one count per case');
+  const alpha = 1 - (opts.level ?? 0.95);
+  const minP = Math.min(1, 2 / 2 ** n);
+  const lattice = (opts.lattice ?? true) ? flipLattice(sums, counts) : null;
+  if (lattice) return { ...latticeTest(lattice, alpha), method: 'exact', minP };
   const exact = n <= (opts.exactMax ?? EXACT_MAX_CASES);
   if (!exact && !opts.rand)
     throw new RangeError('signFlipTest: a seeded rand is needed beyond the exact limit');
@@ -68,11 +82,42 @@ export function signFlipTest(
   for (let k = 0; k < flips.lo.length; k++) if (flips.lo[k]! <= tol && flips.hi[k]! >= -tol) containZero++;
   return {
     p: Math.min(1, (flips.always + containZero) / total),
-    ci: invert(flips, total, 1 - (opts.level ?? 0.95)),
+    ci: invert(flips, total, alpha),
     method: exact ? 'exact' : 'monte-carlo',
     flips: total,
-    minP: exact ? Math.min(1, 2 / 2 ** n) : 1 / total,
+    minP: exact ? minP : 1 / total,
   };
+}
+
+/**
+ * p and the interval from the lattice: p counts the flips with |a| ≥ |A| (whole numbers: no tolerance
+ * needed); the interval ends are the weighted order statistics of the points' interval ends.
+ */
+function latticeTest(l: Lattice, alpha: number): Pick<SignFlipResult, 'p' | 'ci' | 'flips'> {
+  const always = 2;
+  let hits = always;
+  const m = l.weight.length;
+  const lo = new Float64Array(m);
+  const hi = new Float64Array(m);
+  for (let k = 0; k < m; k++) {
+    if (Math.abs(l.a[k]!) >= Math.abs(l.A)) hits += l.weight[k]!;
+    [lo[k], hi[k]] = flipInterval(l.a[k]! / l.D, l.b[k]!, l.A / l.D, l.N);
+  }
+  const j = Math.ceil(alpha * l.total - always - Math.max(1e-9, 1e-12 * l.total));
+  const ci: [number, number] =
+    j <= 0 ? [-Infinity, Infinity] : [weightedKth(lo, l.weight, j, 1), weightedKth(hi, l.weight, j, -1)];
+  return { p: Math.min(1, hits / l.total), ci, flips: l.total };
+}
+
+/** The value where the weight, counted from the smallest (dir 1) or the largest (dir −1), first reaches j. */
+function weightedKth(x: Float64Array, w: Float64Array, j: number, dir: 1 | -1): number {
+  const order = Array.from(x.keys()).sort((p, q) => dir * (x[p]! - x[q]!));
+  let acc = 0;
+  for (const k of order) {
+    acc += w[k]!;
+    if (acc >= j - Math.max(1e-9, 1e-12 * j)) return x[k]!;
+  }
+  return dir === 1 ? Infinity : -Infinity;
 }
 
 /** Per-flip acceptance intervals [lo, hi]; `always` counts flips that are as extreme at every δ (±the observed). */

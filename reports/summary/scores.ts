@@ -45,6 +45,11 @@ export function criterionSummary(ok: readonly ResultRow[], criterion: string): C
   };
 }
 
+function emptySummary(): CriterionSummary {
+  const none = { n: 0, unscored: 0, unlabelled: {}, mean: null, se: null, ci: null, ciBound: null };
+  return { ...none, clusters: 0, vsBaseline: null };
+}
+
 /** What compareWithBaseline needs of an arm: all its rows, its ok rows, and its criterion summaries to fill. */
 export interface ArmPart {
   arm: string;
@@ -79,7 +84,12 @@ export function compareWithBaseline(
     const base = scoredCells(baseline.ok, criterion);
     if (base.length === 0) continue;
     for (const a of arms) {
-      if (a.arm === baseline.arm || !a.scores[criterion]) continue;
+      if (a.arm === baseline.arm) continue;
+      // An arm whose every cell errored has no score summary, but it still owes the table a row: its
+      // comparison is "not enough data" with every cell dropped as an error.
+      if (!a.scores[criterion] && a.ok.length === 0 && a.rows.length > 0)
+        a.scores[criterion] = emptySummary();
+      if (!a.scores[criterion]) continue;
       const d = pairedDifference(scoredCells(a.ok, criterion), base, {
         level: LEVEL,
         alpha: ALPHA,

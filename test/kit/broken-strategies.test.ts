@@ -3,6 +3,7 @@ import { checkStrategy, defineStrategy, type CheckOptions } from '../../harness/
 import { InputError } from '../../harness/core/errors.ts';
 import { brokenStrategies } from '../fixtures/kit/broken.ts';
 import { runCli } from '../support/cli.ts';
+import { renderCheckReport } from '../../harness/kit/format.ts';
 import { transcriptPath } from '../support/transcripts.ts';
 
 /** Small inputs: one real transcript (each direction), the mini suite, a few generated sessions. */
@@ -44,7 +45,8 @@ describe('checkStrategy on strategies broken on purpose', () => {
   });
 
   it('a stat filled by hand', async () => {
-    const f = await failuresOf('hand-stats');
+    // (It also replays the parent's requests to a spawned child: that is spawn-instructions, apart.)
+    const f = (await failuresOf('hand-stats')).filter((x) => x.invariant !== 'spawn-instructions');
     expect(f.every((x) => x.invariant === 'stats')).toBe(true);
     expect(f[0]!.detail).toMatch(
       /^stats\.tokens is 7, the handoff says \d+ \(o200k tokens of the payload, or of a tail of the messages as the request counts them\)$/,
@@ -123,7 +125,7 @@ describe('handoff-eval check-strategy', () => {
   it('exits 1 on a failure and prints it with the input and the offending message', () => {
     const r = runCli(['check-strategy', '--strategy', 'drop-results', ...args]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/FAIL  pairing +\d+ checked, \d+ failed/);
+    expect(r.stdout).toMatch(/FAIL +pairing +\d+ checked, \d+ handoff\(s\) failed \(\d+ problem\(s\)\)/);
     expect(r.stdout).toMatch(
       /FAIL pairing — .*taubench-gpt4o-airline-task9\.json \(escalation\) at 200000 tokens/,
     );
@@ -141,5 +143,80 @@ describe('handoff-eval check-strategy', () => {
     const bad = runCli(['check-strategy', '--strategy', 'inline', '--transcripts', 'no/such/file.json']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/no\/such\/file\.json: no such file or folder/);
+  });
+});
+
+describe('checkStrategy on strategies broken the ways users break them (issue 27)', () => {
+  it('a tool call and its result both left out of a rendered string, no marker: a silent gap', async () => {
+    const r = await checkStrategy(brokenStrategies['drop-pair-in-string'], small);
+    const f = r.failures.filter((x) => x.invariant === 'gaps-marked');
+    expect(f.length).toBeGreaterThan(0);
+    expect(f[0]!.detail).toMatch(
+      /^the source's (call|result of) \S+ .*is not shown between source message \d+ and source message \d+, and no recorded marker says so$/,
+    );
+    expect(f[0]!.message).toMatchObject({ in: 'handoff', index: 0 });
+    expect(r.failedHandoffs['gaps-marked']).toBeGreaterThan(0);
+    expect(r.failedHandoffs['gaps-marked']).toBeLessThanOrEqual(r.handoffs);
+  });
+
+  it('results shown in a rendered string without their calls: pairing in the string', async () => {
+    const r = await checkStrategy(brokenStrategies['calls-dropped-in-string'], small);
+    const f = r.failures.filter((x) => x.invariant === 'pairing');
+    expect(f.length).toBeGreaterThan(0);
+    expect(f[0]!.detail).toMatch(
+      /^result of \S+ without its call in one rendered string \(source message \d+\)$/,
+    );
+    expect(r.failedHandoffs.pairing).toBeGreaterThan(0);
+    expect(r.failedHandoffs.pairing).toBeLessThan(f.length); // many problems, counted once per handoff
+  });
+
+  it("the source's messages reversed in a string: items out of order", async () => {
+    const r = await checkStrategy(brokenStrategies['reversed-in-string'], small);
+    const f = r.failures.filter((x) => x.invariant === 'ordered');
+    expect(f.length).toBeGreaterThan(0);
+    expect(f[0]!.detail).toMatch(/^source message \d+ .* is shown before source message \d+ /);
+    // One failure per handoff and invariant, however many items are out of place.
+    expect(f.length).toBe(r.failedHandoffs.ordered);
+  });
+
+  it('reference facts and labels pasted into the payload: the receiver sees what the source never said', async () => {
+    const r = await checkStrategy(brokenStrategies['reference-pasted'], small);
+    const f = r.failures.filter((x) => x.invariant === 'no-leak');
+    expect(f.length).toBeGreaterThan(0);
+    expect(f[0]!.detail).toMatch(
+      /^the case's (reference fact|label) \S+ \(".+"\) reaches the receiver; the source never says it$/,
+    );
+    expect(f[0]!.input).toMatch(/case deprecation-1/);
+  });
+
+  it("the parent's request handed to a spawned child as its instruction", async () => {
+    const r = await checkStrategy(brokenStrategies['parent-orders'], small);
+    const f = r.failures.filter((x) => x.invariant === 'spawn-instructions');
+    expect(f.length).toBeGreaterThan(0);
+    expect(f[0]!.input).toMatch(/\(spawn/);
+    expect(f[0]!.detail).toMatch(
+      /^the parent's request \(source message \d+\) reaches the child as an instruction \(a user turn's own text\)/,
+    );
+    // Only spawns: the same strategy's other handoffs are not failures of this invariant.
+    expect(f.every((x) => /\(spawn/.test(x.input))).toBe(true);
+  });
+
+  it('a declared break is reported as declared, never as a pass and never as a failure', async () => {
+    const declared = defineStrategy({
+      ...brokenStrategies['parent-orders'],
+      name: 'parent-orders-declared',
+      declares: { 'spawn-instructions': "hands the parent's request to the child on purpose (a test)" },
+    });
+    const r = await checkStrategy(declared, small);
+    expect(r.failures.filter((x) => x.invariant === 'spawn-instructions')).toEqual([]);
+    expect(r.declared['spawn-instructions']).toMatchObject({
+      reason: "hands the parent's request to the child on purpose (a test)",
+    });
+    expect(r.declared['spawn-instructions']!.handoffs).toBeGreaterThan(0);
+    const text = renderCheckReport(r);
+    expect(text).toMatch(
+      /declared +spawn-instructions +\d+ checked — breaks it on \d+ handoff\(s\), as declared: hands the parent's request/,
+    );
+    expect(text).not.toMatch(/ok +spawn-instructions/);
   });
 });

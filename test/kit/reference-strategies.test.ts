@@ -25,7 +25,7 @@ describe('the test kit on the reference strategies and the examples', () => {
     300_000,
   );
 
-  it('checks what the strategies declare: superset, retention, deterministic, and no cut check where cuts are silent by design', async () => {
+  it('checks what the strategies declare: superset, retention, deterministic; silent cuts and copied parent turns by design are reported as declared', async () => {
     const opts = { transcripts: false as const, casesDirs: false as const, generated: 4 };
     expect((await checkStrategy('full-transcript', opts)).checked.superset).toBeGreaterThan(0);
     expect(
@@ -35,9 +35,21 @@ describe('the test kit on the reference strategies and the examples', () => {
     expect(inline.checked.superset).toBeGreaterThan(0); // replay: full
     expect(inline.checked.retention).toBeGreaterThan(0); // replay: planned
     expect(inline.checked.deterministic).toBeGreaterThan(0);
-    const legacy = await checkStrategy('brick-only', { ...opts, params: { markers: false } });
-    expect(legacy.checked['cuts-marked']).toBe(0);
+    // Silent cuts by design are checked and reported as declared — not skipped, not passed.
+    const legacy = await checkStrategy('brick-only', {
+      ...opts,
+      params: { markers: false, trailActivity: true },
+    });
+    expect(legacy.checked['cuts-marked']).toBeGreaterThan(0);
+    expect(legacy.declared['cuts-marked']!.reason).toMatch(/cuts silently on purpose/);
+    expect(legacy.declared['cuts-marked']!.handoffs).toBeGreaterThan(0);
+    expect(legacy.passed).toBe(true);
     const marked = await checkStrategy('brick-only', { ...opts, params: { markers: true } });
     expect(marked.checked['cuts-marked']).toBeGreaterThan(0);
+    expect(marked.declared['cuts-marked']).toBeUndefined();
+    // spawn-all copies the parent's roles by design: declared, and broken on the spawn inputs.
+    const all = await checkStrategy('spawn-all', opts);
+    expect(all.declared['spawn-instructions']!.handoffs).toBeGreaterThan(0);
+    expect(all.failedHandoffs['spawn-instructions']).toBe(0);
   });
 });

@@ -4,6 +4,7 @@ import { calibrate } from '../../harness/calibrate/calibrate.ts';
 import { measureReplication, plantEffect, totalsOf } from '../../harness/calibrate/measure.ts';
 import { resampleable, resampleCases } from '../../harness/calibrate/replicate.ts';
 import { formatCalibration, main, missed } from '../../harness/calibrate/main.ts';
+import { measureShared, relabel, sharedTotals } from '../../harness/calibrate/shared.ts';
 import { casesDir } from '../cases/helpers.ts';
 import { syntheticRows } from './synthetic.ts';
 
@@ -38,6 +39,30 @@ describe('calibrate (short)', () => {
     expect(formatCalibration([s!], 1)).toContain('| spawn-context | 8 × 2 | 4 | restraint | 6 |');
   });
 
+  it("shared-seed regime: the suite's different arms at one seed, a null by relabelling and a planted effect against the pooled truth", async () => {
+    const [s] = await calibrate({
+      casesDir,
+      suites: ['spawn-context'],
+      replications: 4,
+      reps: 2,
+      regimes: ['shared'],
+    });
+    const sh = s!.shared!;
+    expect(s!.regimes).toEqual(['shared']);
+    expect(s!.replications).toBe(0); // the independent regime did not run
+    expect(sh.arms.length).toBe(4);
+    expect(new Set(sh.arms).size).toBe(4); // different arms, not copies
+    expect(sh.replications).toBe(4);
+    expect(sh.nullComparisons).toBe(4 * 3 * 2);
+    expect(sh.planted).toBe(4 * 3 * 2);
+    expect(Object.keys(sh.truth)).toHaveLength(3 * 2);
+    expect(sh.covered / sh.planted).toBeGreaterThanOrEqual(0.85);
+    const out = formatCalibration([s!], 1);
+    expect(out).toContain('Shared-seed regime');
+    expect(out).toMatch(/\| spawn-context \| [^|]+, [^|]+ \| 4 \|/);
+    expect(out).not.toContain('| suite | cases × reps |'); // no independent table when it was not run
+  }, 120_000);
+
   it('refuses a suite without a generator, and bad arguments, with exit 2', async () => {
     await expect(
       calibrate({ casesDir: join(casesDir, '../test/fixtures/cases'), suites: ['mini'] }),
@@ -45,6 +70,62 @@ describe('calibrate (short)', () => {
     expect(await main(['--replications', '0'])).toBe(2);
     expect(await main(['--effect', '2'])).toBe(2);
     expect(await main(['--suite', 'nope', '--replications', '1'])).toBe(2);
+  });
+
+  it('--help prints the usage and exits 0, running nothing', async () => {
+    const out: string[] = [];
+    const write = process.stdout.write;
+    process.stdout.write = ((s: string) => (out.push(s), true)) as never;
+    try {
+      expect(await main(['--help'])).toBe(0);
+      expect(await main(['-h'])).toBe(0);
+    } finally {
+      process.stdout.write = write;
+    }
+    expect(out.join('')).toMatch(/^Usage: npm run calibrate -- /);
+    expect(out.join('')).toContain('--replications');
+    expect(out.join('')).toContain('--regime');
+  });
+});
+
+describe('the shared-seed regime, measured', () => {
+  it('relabels arms within each case: every case keeps its rows, every arm the same count; the null holds by construction', () => {
+    const rows = syntheticRows({ seed: 6, cases: 12, reps: 2, arms: ['base', 'x', 'y'], effects: { x: 2 } });
+    const r = relabel(rows, 'r1');
+    expect(r).toHaveLength(rows.length);
+    for (const arm of ['base', 'x', 'y']) expect(r.filter((x) => x.arm === arm)).toHaveLength(24);
+    // Within a case, a permutation: each arm once per rep, the same mapping for every rep.
+    expect(new Set(r.map((x) => x.cell_id)).size).toBe(rows.length);
+    expect(relabel(rows, 'r1')).toEqual(r);
+    expect(relabel(rows, 'r2')).not.toEqual(r);
+    // x is better by more than a point: its unrelabelled difference says so; relabelled, the family is a true null.
+    const o = measureShared(rows, { effect: 0.5, seed: 's' });
+    expect(o.comparisons.find((c) => c.key === 'x/correctness')!.diff!).toBeGreaterThan(1);
+    expect(o.nullComparisons).toBe(2);
+  });
+
+  it('covers the pooled truth plus the planted effect, and counts a family flagged under the null', () => {
+    const outs = Array.from({ length: 4 }, (_, i) =>
+      measureShared(
+        syntheticRows({ seed: 10 + i, cases: 20, reps: 2, arms: ['base', 'x'], effects: { x: 1 } }),
+        {
+          effect: 0.5,
+          seed: `s${i}`,
+        },
+      ),
+    );
+    const t = sharedTotals(outs, 0.5);
+    expect(t.truth['x/correctness']!.diff).toBeGreaterThan(0.7);
+    expect(t.truth['x/correctness']!.diff).toBeLessThan(1.3);
+    expect(t.planted).toBe(4);
+    expect(t.detected).toBe(4);
+    expect(t.covered).toBeGreaterThanOrEqual(3);
+    // Coverage is measured against the pooled truth, not the estimate: a truth 3 points off is never covered.
+    const off = sharedTotals(
+      outs.map((o) => ({ ...o, comparisons: o.comparisons.map((c) => ({ ...c, diff: c.diff! + 3 })) })),
+      0.5,
+    );
+    expect(off.covered).toBe(0);
   });
 });
 
@@ -111,6 +192,8 @@ describe('measureReplication', () => {
       primaryCriterion: 'correctness',
       effect: 0.5,
       seeds: [0, 0] as [number, number],
+      regimes: ['independent' as const],
+      shared: null,
     };
     expect(missed({ ...r, covered: 0 })).toEqual(['coverage 0.0% < 93%']);
     expect(missed({ ...r, covered: r.planted, primaryFlagged: 1 })).toEqual([

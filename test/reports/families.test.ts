@@ -60,7 +60,7 @@ describe('families of comparisons', () => {
       ['provenance', 6],
     ] as const) {
       const c = comparisonsOf(s, criterion)[0]!;
-      expect(c.test).toBe('sign-flip-monte-carlo');
+      expect(c.test).toBe('sign-flip-exact');
       expect(c.mde.alpha).toBeCloseTo(0.05 / m, 15);
       const expected = (tQuantile(1 - 0.05 / (2 * m), c.df) + tQuantile(0.8, c.df)) * c.se!;
       expect(c.mde.value!).toBeCloseTo(expected, 10);

@@ -147,7 +147,7 @@ describe('pairedDifference', () => {
         ),
         { seed: n },
       );
-      expect(d.test).toBe(n <= 16 ? 'sign-flip-exact' : 'sign-flip-monte-carlo');
+      expect(d.test).toBe('sign-flip-exact'); // at every size (integer scores)
       const flagged = d.verdict === 'better' || d.verdict === 'worse';
       expect(flagged).toBe(d.p! < 0.05);
       if (d.ci![0] === d.ci![1]) expect(d.p!).toBeLessThan(0.05);
@@ -155,14 +155,14 @@ describe('pairedDifference', () => {
     }
   });
 
-  it('uses Monte Carlo sign flips beyond the exact limit even when the differences vary; t only as the old rule', () => {
+  it('is exact beyond 16 cases on integer scores (Monte Carlo only off the grid); t only as the old rule', () => {
     const rand = seededRandom('t-path', 1);
     const t = cells(Array.from({ length: 40 }, () => 3 + Math.round(rand() * 2)));
     const b = cells(Array.from({ length: 40 }, () => 3 + Math.round(rand() * 2)));
     const d = pairedDifference(t, b, { seed: 'x' });
     expect(d.clusters).toBe(20);
-    expect(d.test).toBe('sign-flip-monte-carlo');
-    expect(d.minP).toBeCloseTo(1 / 10_001, 12);
+    expect(d.test).toBe('sign-flip-exact');
+    expect(d.minP).toBe(2 / 2 ** 20);
     // The interval is the test inverted: 0 lies outside it exactly when p < 0.05.
     expect(d.ci![0] > 0 || d.ci![1] < 0).toBe(d.p! < 0.05);
     // Seeded: the same comparison gives the same p and interval.
@@ -170,9 +170,10 @@ describe('pairedDifference', () => {
     const old = pairedDifference(t, b, { test: 'clustered-t' });
     expect(old.test).toBe('clustered-t');
     expect(old.minP).toBeNull();
-    // Same estimate, same SE and MDE: only p and the interval come from the other test.
+    // Same estimate, same SE and t MDE: only p, the interval and the sign-flip floor come from the other test.
     expect(old.diff).toBe(d.diff);
-    expect(old.mde).toEqual(d.mde);
+    expect(old.mde.floor).toBeNull();
+    expect(d.mde.value).toBe(Math.max(old.mde.value!, d.mde.floor!.value));
     // Integer case sums: every flip's |T| is odd, so |T| = 1 is as small as any flip's — p is exactly 1.
     expect(d.p).toBe(1);
     expect(old.p!).toBeCloseTo(0.858, 3);

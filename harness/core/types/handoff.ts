@@ -138,7 +138,23 @@ export interface Strategy<P extends Record<string, unknown> = Record<string, unk
    * `handoff-eval check-strategy` test each one it declares. A function form decides per params.
    */
   properties?: StrategyProperties<P>;
+  /**
+   * Invariants the strategy breaks on purpose, each with why ("drops tool items without a marker, as
+   * the framework does"). The kit still checks a declared invariant and reports what it finds as
+   * declared — never as passed, never as a failure. A function form decides per params (undefined:
+   * not declared for those params).
+   */
+  declares?: StrategyDeclarations<P>;
 }
+
+/** The kit's invariants a strategy may declare it breaks by design (docs/writing-a-strategy.md, "The test kit"). */
+export type DeclarableInvariant =
+  'pairing' | 'cuts-marked' | 'gaps-marked' | 'ordered' | 'no-leak' | 'spawn-instructions';
+
+/** Each declared invariant with the reason the strategy breaks it. */
+export type StrategyDeclarations<P extends Record<string, unknown> = Record<string, unknown>> = {
+  [K in DeclarableInvariant]?: string | ((params: P) => string | undefined);
+};
 
 /** What a strategy declares about its handoffs (see docs/writing-a-strategy.md, "The test kit"). */
 export interface StrategyProperties<P extends Record<string, unknown> = Record<string, unknown>> {
