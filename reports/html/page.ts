@@ -86,7 +86,7 @@ ${drilldown(suite, rows)}</section>`;
 }
 
 /** Every comparison with the baseline: its family, pairs, means over the pairs, test, verdict, MDE at α/m. */
-function comparisonSection(suite: SuiteSummary): SafeHtml | string {
+export function comparisonSection(suite: SuiteSummary): SafeHtml | string {
   const fams = [suite.families.primary, suite.families.secondary].filter((x) => x !== null);
   if (fams.length === 0) return html`<p class="muted">${f.intervalNote.replace(/_/g, '')}</p>`;
   const rows = suite.criteria.flatMap((c) =>

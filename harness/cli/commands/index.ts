@@ -11,6 +11,7 @@ import { mergeCommand } from './merge.ts';
 import { caseCommand } from './case.ts';
 import { checkStrategyCommand } from './check-strategy.ts';
 import { compareCommand } from './compare.ts';
+import { viewCommand } from './view.ts';
 
 /** Every command, in --help order. */
 export const commands: Command[] = [
@@ -26,4 +27,5 @@ export const commands: Command[] = [
   mergeCommand,
   caseCommand,
   compareCommand,
+  viewCommand,
 ];
