@@ -3,7 +3,7 @@ import { assertionKinds } from '../../harness/core/index.ts';
 import type { ArmSummary, Summary, SuiteSummary } from '../summary/types.ts';
 import { canonicalRows } from '../summarize.ts';
 import * as f from '../format.ts';
-import { html, type SafeHtml } from './escape.ts';
+import { html, SafeHtml } from './escape.ts';
 import { table, type Cell } from './table.ts';
 import {
   armLabel,
@@ -21,17 +21,23 @@ import { drilldown } from './drilldown.ts';
 import { sweepSections } from './sweeps.ts';
 import { styles } from './styles.ts';
 import { liveArms, liveHeaders, liveRows, liveSimLines } from '../live-section.ts';
+import { loaderHash, loaderScript } from './lazy.ts';
+import { naturalOrder } from './natural-order.ts';
 
 /**
- * report.html: one self-contained file. Charts are inline SVG, styles inline, no script at all; the
- * Content-Security-Policy forbids every fetch and script as a second line behind the escaping.
+ * report.html: one self-contained file. Charts are inline SVG, styles inline; the one script is the
+ * drill-down's loader (reports/html/lazy.ts), allowed by its hash. The Content-Security-Policy forbids
+ * every fetch and every other script as a second line behind the escaping.
  */
-export const contentSecurityPolicy =
+export const contentSecurityPolicy = `default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src ${loaderHash}; base-uri 'none'; form-action 'none'`;
+
+/** The policy of a page without script (compare.html): no script at all. */
+export const noScriptPolicy =
   "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'none'; base-uri 'none'; form-action 'none'";
 
 export function renderHtml(s: Summary, input: readonly ResultRow[]): string {
   const { rows } = canonicalRows(input);
-  const suites = s.suites.map((suite) => suiteSection(suite, rows));
+  const suites = s.suites.map((suite) => suiteSection(naturalArms(suite), rows));
   const notice = s.simulated
     ? html`<p class="notice"><b>${s.notice}</b> This run used the deterministic <code>sim</code> provider: its numbers show what each strategy renders into a context under documented behavioural rates (harness/providers/sim/rates.ts).</p>${
         s.liveSim
@@ -48,11 +54,20 @@ export function renderHtml(s: Summary, input: readonly ResultRow[]): string {
 <body><header><h1>handoff-eval report — <code>${s.runId}</code></h1>${notice}
 <p class="meta">${s.cells} cells (${s.ok} ok, ${s.errors} errors) · receiver ${s.models.receiver.join(', ')} · judge ${s.models.judge.join(', ')} · seed ${s.seed ?? f.dash} · harness ${s.harnessVersion}</p>
 <nav>${s.suites.map((x) => html`<a href="#suite-${anchor(x.suite)}">${x.suite}</a> `)}</nav></header>
-<main>${suites}</main>
+<main>${suites}</main><script>${new SafeHtml(loaderScript)}</script>
 <footer><h2>Method</h2><ul>${Object.entries(s.method).map(([k, v]) => html`<li><b>${k}</b>: ${String(v)}</li>`)}</ul></footer>
 </body></html>
 `;
   return page.value;
+}
+
+/** Arms in natural order (`[n=1]` before `[n=10]`), the baseline first, for every table and chart. */
+function naturalArms(suite: SuiteSummary): SuiteSummary {
+  const order = naturalOrder(
+    suite.arms.map((a) => a.arm),
+    suite.baselineArm,
+  );
+  return { ...suite, arms: order.map((name) => suite.arms.find((a) => a.arm === name)!) };
 }
 
 const anchor = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '_');

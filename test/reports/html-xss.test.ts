@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { summarize } from '../../reports/summarize.ts';
 import { renderHtml } from '../../reports/html/page.ts';
+import { loaderScript } from '../../reports/html/lazy.ts';
 import { syntheticRows } from './synthetic.ts';
 
 /**
@@ -96,14 +97,32 @@ describe.skipIf(!hasChromium)(`report.html in headless Chromium (${chromiumPath}
     const nextFrame = 'new Promise((resolve) => requestAnimationFrame(() => resolve(null)))';
     await page.evaluate(nextFrame);
     await page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })");
+    // The drill-down renders each case when opened (reports/html/lazy.ts): wait for every one, then open
+    // the details it brought.
+    await page.waitForFunction(
+      "[...document.querySelectorAll('details.case')].every((d) => d.hasAttribute('data-loaded'))",
+      null,
+      { timeout: 20_000 },
+    );
+    await page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })");
     await page.evaluate(nextFrame);
     const state = (await page.evaluate(`({
       pwned: window.__pwned ?? null,
       title: document.title,
-      active: document.querySelectorAll('script, iframe, object, embed, img').length,
+      active: [...document.querySelectorAll('script, iframe, object, embed, img')].filter((el) => !(el.tagName === 'SCRIPT' && el.textContent === ${JSON.stringify(loaderScript)})).length,
+      loaders: document.querySelectorAll('script').length,
+      cases: document.querySelectorAll('details.case').length,
       handlers: [...document.querySelectorAll('*')].flatMap((el) => [...el.attributes].filter((a) => a.name.startsWith('on')).map((a) => el.tagName + '.' + a.name)),
       text: document.body.innerText,
-    })`)) as { pwned: number[] | null; title: string; active: number; handlers: string[]; text: string };
+    })`)) as {
+      pwned: number[] | null;
+      title: string;
+      active: number;
+      loaders: number;
+      cases: number;
+      handlers: string[];
+      text: string;
+    };
     await page.close();
     return { ...state, requests: requests.filter((u) => u !== `file://${file}`), dialogs };
   }
@@ -126,7 +145,10 @@ describe.skipIf(!hasChromium)(`report.html in headless Chromium (${chromiumPath}
       expect(r.pwned).toBeNull();
       expect(r.title).not.toBe('PWNED');
       expect(r.dialogs).toEqual([]);
+      // Nothing but the report's own loader (byte for byte), and it rendered every case.
       expect(r.active).toBe(0);
+      expect(r.loaders).toBe(1);
+      expect(r.cases).toBeGreaterThan(0);
       expect(r.handlers).toEqual([]);
       expect(r.requests).toEqual([]);
       // The payloads are shown as text, not dropped.
