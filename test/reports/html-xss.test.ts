@@ -6,6 +6,7 @@ import { chromium, type BrowserContext } from 'playwright-core';
 import { summarize } from '../../reports/summarize.ts';
 import { renderHtml } from '../../reports/html/page.ts';
 import { loaderScript } from '../../reports/html/lazy.ts';
+import { waitFor } from '../support/chromium.ts';
 import { syntheticRows } from './synthetic.ts';
 
 /**
@@ -99,10 +100,9 @@ describe.skipIf(!hasChromium)(`report.html in headless Chromium (${chromiumPath}
     await page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })");
     // The drill-down renders each case when opened (reports/html/lazy.ts): wait for every one, then open
     // the details it brought.
-    await page.waitForFunction(
+    await waitFor(
+      page,
       "[...document.querySelectorAll('details.case')].every((d) => d.hasAttribute('data-loaded'))",
-      null,
-      { timeout: 20_000 },
     );
     await page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })");
     await page.evaluate(nextFrame);
