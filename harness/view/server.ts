@@ -7,7 +7,7 @@ import { renderCompareBody } from '../compare/render.ts';
 import { summarize } from '../../reports/summarize.ts';
 import { renderHtml } from '../../reports/html/page.ts';
 import { html } from '../../reports/html/escape.ts';
-import { cellUrl, notFound, page, viewerPolicy } from '../../reports/view/layout.ts';
+import { cellUrl, notFound, page, viewerPolicyHeader } from '../../reports/view/layout.ts';
 import { listItem, runListPage } from '../../reports/view/run-list.ts';
 import { runPage } from '../../reports/view/run-page.ts';
 import { cellPage } from '../../reports/view/cell-page.ts';
@@ -52,9 +52,10 @@ export async function startViewer(opts: { runsDir: string; port?: number }): Pro
 function send(res: ServerResponse, status: number, body: string, type = 'text/html; charset=utf-8'): void {
   res.writeHead(status, {
     'content-type': type,
-    'content-security-policy': viewerPolicy,
+    'content-security-policy': viewerPolicyHeader,
     'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
+    // same-origin, not no-referrer: with no-referrer a browser posts the forms with `Origin: null`.
+    'referrer-policy': 'same-origin',
     'cache-control': 'no-store',
   });
   res.end(body);

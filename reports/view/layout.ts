@@ -7,7 +7,9 @@ import { styles } from '../html/styles.ts';
  * behind the escaping of every run-provided string.
  */
 export const viewerPolicy =
-  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'none'; form-action 'self'; base-uri 'none'";
+/** The header adds what a <meta> policy cannot carry: no page of the viewer inside another site's frame. */
+export const viewerPolicyHeader = `${viewerPolicy}; frame-ancestors 'none'`;
 
 const viewStyles = `
 nav.top { display: flex; gap: 1rem; align-items: baseline; border-bottom: 1px solid #ddd; padding-bottom: .4rem; }

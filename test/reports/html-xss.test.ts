@@ -7,7 +7,7 @@ import { summarize } from '../../reports/summarize.ts';
 import { renderHtml } from '../../reports/html/page.ts';
 import { loaderScript } from '../../reports/html/lazy.ts';
 import { waitFor } from '../support/chromium.ts';
-import { syntheticRows } from './synthetic.ts';
+import { hit, hostileRows, payloads } from './xss-corpus.ts';
 
 /**
  * Transcript and model text is untrusted: a tool result or an answer can hold markup. The report is
@@ -21,39 +21,6 @@ if (!hasChromium)
   console.warn(
     `html-xss: SKIPPED — no chromium binary at ${chromiumPath} (.ci/run installs Debian's chromium; or set CHROMIUM_PATH)`,
   );
-
-const hit = (n: number) => `window.__pwned=(window.__pwned||[]).concat(${n})`;
-const payloads = [
-  `<script>${hit(1)};document.title='PWNED'</script>`,
-  `<img src=x onerror="${hit(2)}">`,
-  `"><svg onload="${hit(3)}"></svg>`,
-  `</pre></details><script>${hit(4)}</script>`,
-  `<iframe srcdoc="<script>parent.${hit(5)}</script>"></iframe>`,
-  `'><body onload='${hit(6)}'>`,
-].join('\n');
-
-function hostileRows() {
-  return syntheticRows({
-    seed: 9,
-    cases: 2,
-    reps: 2,
-    arms: ['inline', `arm<img src=x onerror="${hit(7)}">`],
-    suite: `suite<script>${hit(8)}</script>`,
-    text: {
-      seen: payloads,
-      answer: payloads,
-      system: payloads,
-      rationale: payloads,
-      evidence: payloads,
-      error: payloads,
-    },
-  }).map((r, i) => ({
-    ...r,
-    case_id: i < 4 ? `case<script>${hit(9)}</script>` : r.case_id,
-    strategy: `<img src=x onerror="${hit(10)}">`,
-    detail: { ...r.detail!, artifacts: { summary: payloads } },
-  }));
-}
 
 describe.skipIf(!hasChromium)(`report.html in headless Chromium (${chromiumPath})`, () => {
   let ctx: BrowserContext;
