@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { InputError } from '../../core/errors.ts';
 import { startViewer } from '../../view/server.ts';
+import { onInterrupt } from '../interrupt.ts';
 
 interface ViewArgs {
   runsDir: string;
@@ -43,14 +44,12 @@ export const viewCommand: Command<ViewArgs> = {
     }
     process.stdout.write(`handoff-eval view: ${viewer.url} (Ctrl-C to stop)\n`);
     if (args.open) openBrowser(viewer.url);
+    // Ctrl-C through the CLI's one signal route (bin/handoff-eval.js): a clean stop, exit 0.
     await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
+      const off = onInterrupt(() => {
+        off();
         void viewer.close().then(resolve);
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
+      });
     });
   },
 };
