@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResultRow } from '../core/index.ts';
 import { claimMarks, isMark, type Mark } from '../compare/marks.ts';
-import { cohenKappa } from '../../reports/view/agreement.ts';
+import { cohenKappa } from './agreement.ts';
 
 /**
  * A person's labels, saved beside the run in hand-labels.jsonl — never inside results.jsonl, which stays

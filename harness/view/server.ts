@@ -7,11 +7,11 @@ import { renderCompareBody } from '../compare/render.ts';
 import { summarize } from '../../reports/summarize.ts';
 import { renderHtml } from '../../reports/html/page.ts';
 import { html } from '../../reports/html/escape.ts';
-import { cellUrl, notFound, page, viewerPolicyHeader } from '../../reports/view/layout.ts';
-import { listItem, runListPage } from '../../reports/view/run-list.ts';
-import { runPage } from '../../reports/view/run-page.ts';
-import { cellPage } from '../../reports/view/cell-page.ts';
-import { casePage, claimPage } from '../../reports/view/case-claim.ts';
+import { cellUrl, notFound, page, viewerPolicyHeader } from './pages/layout.ts';
+import { listItem, runListPage } from './pages/run-list.ts';
+import { runPage } from './pages/run-page.ts';
+import { cellPage } from './pages/cell-page.ts';
+import { casePage, claimPage } from './pages/case-claim.ts';
 import { appendHandLabel, handAgreement, readHandLabels } from './labels.ts';
 import { RunStore } from './store.ts';
 

@@ -74,7 +74,7 @@ const anchor = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '_');
 const verdictCell = (v: string | undefined): Cell =>
   v ? { text: v, className: `verdict-${v.replace(/ /g, '-')}` } : f.dash;
 
-function liveSection(suite: SuiteSummary): SafeHtml | string {
+export function liveSection(suite: SuiteSummary): SafeHtml | string {
   if (liveArms(suite).length === 0) return '';
   const headers = liveHeaders(suite, true);
   const numeric = new Set(headers.map((_, i) => i).filter((i) => i > 0));

@@ -1,5 +1,5 @@
-import { html, type SafeHtml } from '../html/escape.ts';
-import { styles } from '../html/styles.ts';
+import { html, type SafeHtml } from '../../../reports/html/escape.ts';
+import { styles } from '../../../reports/html/styles.ts';
 
 /**
  * The viewer's pages: server-rendered HTML with no script at all. Forms post to the viewer itself;

@@ -1,9 +1,9 @@
-import type { Assertion, ResultRow } from '../../harness/core/index.ts';
-import { claimMarks, MARKS, type ClaimMarks } from '../../harness/compare/marks.ts';
-import { markKey, reviewKey, type HandLabels } from '../../harness/view/labels.ts';
-import type { CaseInfo } from '../../harness/view/store.ts';
-import { html, type SafeHtml } from '../html/escape.ts';
-import { naturalOrder } from '../html/natural-order.ts';
+import type { Assertion, ResultRow } from '../../core/index.ts';
+import { claimMarks, MARKS, type ClaimMarks } from '../../compare/marks.ts';
+import { markKey, reviewKey, type HandLabels } from '../labels.ts';
+import type { CaseInfo } from '../store.ts';
+import { html, type SafeHtml } from '../../../reports/html/escape.ts';
+import { naturalOrder } from '../../../reports/html/natural-order.ts';
 import { highlight, type Matcher } from './highlight.ts';
 import { splitSeen } from './handed-over.ts';
 import { caseUrl, cellUrl, claimUrl, page, runUrl } from './layout.ts';

@@ -1,7 +1,7 @@
-import type { LoadedRun } from '../../harness/compare/load-run.ts';
-import { sideOf } from '../../harness/compare/scope.ts';
-import { naturalOrder } from '../html/natural-order.ts';
-import { html } from '../html/escape.ts';
+import type { LoadedRun } from '../../compare/load-run.ts';
+import { sideOf } from '../../compare/scope.ts';
+import { naturalOrder } from '../../../reports/html/natural-order.ts';
+import { html } from '../../../reports/html/escape.ts';
 import { enc, page, runUrl } from './layout.ts';
 
 export interface RunListItem {

@@ -1,9 +1,9 @@
-import type { ResultRow } from '../../harness/core/index.ts';
-import type { Assertion } from '../../harness/core/index.ts';
-import { claimMarks } from '../../harness/compare/marks.ts';
-import { html } from '../html/escape.ts';
-import { table } from '../html/table.ts';
-import { naturalOrder } from '../html/natural-order.ts';
+import type { ResultRow } from '../../core/index.ts';
+import type { Assertion } from '../../core/index.ts';
+import { claimMarks } from '../../compare/marks.ts';
+import { html } from '../../../reports/html/escape.ts';
+import { table } from '../../../reports/html/table.ts';
+import { naturalOrder } from '../../../reports/html/natural-order.ts';
 import { caseUrl, cellUrl, page, runUrl } from './layout.ts';
 
 /** `/runs/<id>/cases/<suite>/<case>`: the case's cells, arms side by side in natural order. */

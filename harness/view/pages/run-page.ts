@@ -1,14 +1,14 @@
-import type { ResultRow } from '../../harness/core/index.ts';
-import type { LoadedRun } from '../../harness/compare/load-run.ts';
-import { claimMarks } from '../../harness/compare/marks.ts';
-import type { StageAgreement } from '../../harness/view/labels.ts';
-import { summarize } from '../summarize.ts';
-import type { SuiteSummary } from '../summary/types.ts';
-import * as f from '../format.ts';
-import { html, type SafeHtml } from '../html/escape.ts';
-import { table } from '../html/table.ts';
-import { naturalOrder } from '../html/natural-order.ts';
-import { comparisonSection } from '../html/page.ts';
+import type { ResultRow } from '../../core/index.ts';
+import type { LoadedRun } from '../../compare/load-run.ts';
+import { claimMarks } from '../../compare/marks.ts';
+import type { StageAgreement } from '../labels.ts';
+import { summarize } from '../../../reports/summarize.ts';
+import type { SuiteSummary } from '../../../reports/summary/types.ts';
+import * as f from '../../../reports/format.ts';
+import { html, type SafeHtml } from '../../../reports/html/escape.ts';
+import { table } from '../../../reports/html/table.ts';
+import { naturalOrder } from '../../../reports/html/natural-order.ts';
+import { comparisonSection, liveSection } from '../../../reports/html/page.ts';
 import {
   headlineTable,
   locationTable,
@@ -16,7 +16,7 @@ import {
   suiteKinds,
   survivalTable,
   usageTable,
-} from '../html/suite-tables.ts';
+} from '../../../reports/html/suite-tables.ts';
 import { caseUrl, cellUrl, claimUrl, page, runUrl } from './layout.ts';
 
 /** The hand-label agreement table: person vs each classifier opinion, Cohen's κ per stage. */
@@ -63,7 +63,7 @@ function suiteBlock(run: LoadedRun, suite: SuiteSummary, rows: ResultRow[]): Saf
   const kinds = suiteKinds(suite);
   const loc = locationTable(suite);
   return html`<section class="suite" id="${`suite:${suite.suite}`}"><h2>${suite.suite} <small>${f.plural(suite.cases, 'case')} × ${f.plural(suite.reps, 'rep')} · baseline ${suite.baselineArm}</small></h2>
-${headlineTable(suite, kinds)}<h3>Scores (1–5): mean [95% CI] per arm</h3>${scoresTable(suite)}${comparisonSection(suite)}
+${headlineTable(suite, kinds)}${liveSection(suite)}<h3>Scores (1–5): mean [95% CI] per arm</h3>${scoresTable(suite)}${comparisonSection(suite)}
 <h3>Tokens, latency, cost</h3>${usageTable(suite)}${kinds.length ? html`<h3>${f.survivalHeading}</h3>${survivalTable(suite, kinds)}` : ''}${loc ? html`<h3>Survival by kind × claim location</h3>${loc}` : ''}
 ${casesTable(run, suite, rows)}${claimsList(run, suite.suite, rows)}</section>`;
 }

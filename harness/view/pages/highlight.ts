@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../html/escape.ts';
+import { html, type SafeHtml } from '../../../reports/html/escape.ts';
 
 /** A claim as the highlighter matches it: the cue rule of the survival matcher, or quoted text. */
 export interface Matcher {
