@@ -6,6 +6,7 @@ import type { BrowserContext } from 'playwright-core';
 import { summarize } from '../../reports/summarize.ts';
 import { renderHtml } from '../../reports/html/page.ts';
 import { unpackAll } from '../../reports/html/lazy.ts';
+import { cellAnchor } from '../../harness/compare/render.ts';
 import { artifactsDir, chromiumPath, hasChromium, launchChromium, waitFor } from '../support/chromium.ts';
 import { syntheticRows } from './synthetic.ts';
 
@@ -36,7 +37,8 @@ describe('report.html on demand (unit)', () => {
     expect(bodies).toHaveLength(6);
     const unpacked = bodies.join('').length;
     expect(page.length).toBeLessThan(unpacked * 0.3);
-    for (const r of rows) expect(bodies.join('')).toContain(`id="cell:${r.cell_id}"`);
+    // The ids are the anchors compare links to (harness/compare/render.ts): one recipe, checked here.
+    for (const r of rows) expect(bodies.join('')).toContain(`id="${cellAnchor(r.cell_id)}"`);
   });
 });
 

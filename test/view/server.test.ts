@@ -11,12 +11,14 @@ let root: string;
 let viewer: Viewer;
 let a: string;
 let b: string;
+let live: string;
 
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'handoff-view-'));
   a = cliRun(join(root, 'runs'), 1);
   b = cliRun(join(root, 'runs'), 2);
-}, 240_000);
+  live = cliRun(join(root, 'runs'), 1, ['--mode', 'live']);
+}, 300_000);
 
 beforeAll(async () => {
   viewer = await startViewer({ runsDir: join(root, 'runs'), port: 0 });
@@ -65,7 +67,7 @@ describe('handoff-eval view (HTTP)', () => {
     expect(list.body).toContain(id(b));
     expect(list.body).toContain('sim:sim-large');
     const filtered = await call(`/?q=${encodeURIComponent(id(b))}`);
-    expect(filtered.body).toContain(`Runs (1 of 2)`);
+    expect(filtered.body).toContain(`Runs (1 of 3)`);
     const asc = await call('/?sort=date&dir=asc');
     expect(asc.body.indexOf(`href="/runs/${id(a)}"`)).toBeLessThan(asc.body.indexOf(`href="/runs/${id(b)}"`));
     const desc = await call('/?sort=date&dir=desc');
@@ -128,6 +130,16 @@ describe('handoff-eval view (HTTP)', () => {
     expect(r.body).toContain('Same experiment: 10 cells paired.');
     expect(r.body).toContain('seeds differ: A 1 · B 2');
     expect(r.body).toContain('Paired differences B − A');
+  });
+
+  it('works on a live run: its cells, its live-source table, and a comparison that names the mode', async () => {
+    const run = await call(`/runs/${id(live)}`);
+    expect(run.body).toContain('Live source (tool loop');
+    const cellPage = await call(`/runs/${id(live)}/cells/ledgerline/ledgerline-02/structured-contract/0`);
+    expect(cellPage.status).toBe(200);
+    expect(cellPage.body).toContain('What was handed over');
+    const c = await call(`/compare?a=${id(a)}&b=${id(live)}`);
+    expect(c.body).toContain('source modes differ: A recorded · B live');
   });
 
   it('saves a hand mark and a label review beside the run, never in results.jsonl, and reports κ', async () => {

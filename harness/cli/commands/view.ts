@@ -21,7 +21,7 @@ export const viewCommand: Command<ViewArgs> = {
         default: 'runs',
         describe: 'a folder of run directories (or one run)',
       })
-      .option('port', { type: 'string', default: '4173', describe: 'port on 127.0.0.1 (0: any free port)' })
+      .option('port', { type: 'string', default: '5151', describe: 'port on 127.0.0.1 (0: any free port)' })
       .option('open', {
         type: 'boolean',
         default: true,
