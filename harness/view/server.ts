@@ -5,7 +5,7 @@ import { compareRuns } from '../compare/compare.ts';
 import { claimMarks, isMark } from '../compare/marks.ts';
 import { renderCompareBody } from '../compare/render.ts';
 import { summarize } from '../../reports/summarize.ts';
-import { renderHtml } from '../../reports/html/page.ts';
+import { contentSecurityPolicy, renderHtml } from '../../reports/html/page.ts';
 import { html } from '../../reports/html/escape.ts';
 import { cellUrl, notFound, page, viewerPolicyHeader } from './pages/layout.ts';
 import { listItem, runListPage } from './pages/run-list.ts';
@@ -49,10 +49,10 @@ export async function startViewer(opts: { runsDir: string; port?: number }): Pro
   };
 }
 
-function send(res: ServerResponse, status: number, body: string, type = 'text/html; charset=utf-8'): void {
+function send(res: ServerResponse, status: number, body: string, policy = viewerPolicyHeader): void {
   res.writeHead(status, {
-    'content-type': type,
-    'content-security-policy': viewerPolicyHeader,
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy': policy,
     'x-content-type-options': 'nosniff',
     // same-origin, not no-referrer: with no-referrer a browser posts the forms with `Origin: null`.
     'referrer-policy': 'same-origin',
@@ -114,8 +114,9 @@ async function handle(
     const labels = readHandLabels(run.dir);
     return send(res, 200, runPage(run, handAgreement(run.rows, labels), labels.marks.size));
   }
+  // report.html under its own policy: its one script (the drill-down loader) is allowed by hash there.
   if (what === 'report.html' && rest.length === 0)
-    return send(res, 200, renderHtml(summarize(run.rows), run.rows));
+    return send(res, 200, renderHtml(summarize(run.rows), run.rows), contentSecurityPolicy);
   if (what === 'cases' && rest.length === 2) {
     const rows = run.rows.filter((r) => r.suite === rest[0] && r.case_id === rest[1]);
     if (rows.length === 0) return send(res, 404, notFound(`no case ${rest.join('/')} in ${run.id}`));

@@ -62,7 +62,7 @@ export function renderHtml(s: Summary, input: readonly ResultRow[]): string {
 }
 
 /** Arms in natural order (`[n=1]` before `[n=10]`), the baseline first, for every table and chart. */
-function naturalArms(suite: SuiteSummary): SuiteSummary {
+export function naturalArms(suite: SuiteSummary): SuiteSummary {
   const order = naturalOrder(
     suite.arms.map((a) => a.arm),
     suite.baselineArm,

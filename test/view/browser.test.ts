@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startViewer, type Viewer } from '../../harness/view/server.ts';
 import { HAND_LABELS_FILE } from '../../harness/view/labels.ts';
-import { artifactsDir, chromiumPath, hasChromium, launchChromium } from '../support/chromium.ts';
+import { artifactsDir, chromiumPath, hasChromium, launchChromium, waitFor } from '../support/chromium.ts';
 import { hit, hostileRows } from '../reports/xss-corpus.ts';
 import { cliRun, rowsRun } from './fixture-runs.ts';
 
@@ -119,6 +119,15 @@ describe.skipIf(!hasChromium)(`handoff-eval view in Chromium (${chromiumPath})`,
     const agreement = await page.locator('h2:has-text("Hand labels") + p + table').innerText();
     // One hand mark that disagrees with the classifier: 0 of 1 agree.
     expect(agreement).toMatch(/answer\s+the classifier[^\n]*\s+1\s+0\/1/);
+    await page.close();
+  });
+
+  it('serves report.html under its own policy, so a case opens there too', async () => {
+    const page = await ctx.newPage();
+    await page.goto(new URL(`/runs/${encodeURIComponent(basename(a))}/report.html`, viewer.url).toString());
+    await page.locator('details.case summary').first().click();
+    await waitFor(page, "document.querySelector('details.case').hasAttribute('data-loaded')");
+    expect(await page.locator('details.case .cell').count()).toBeGreaterThan(0);
     await page.close();
   });
 

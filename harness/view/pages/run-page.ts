@@ -8,7 +8,7 @@ import * as f from '../../../reports/format.ts';
 import { html, type SafeHtml } from '../../../reports/html/escape.ts';
 import { table } from '../../../reports/html/table.ts';
 import { naturalOrder } from '../../../reports/html/natural-order.ts';
-import { comparisonSection, liveSection } from '../../../reports/html/page.ts';
+import { comparisonSection, liveSection, naturalArms } from '../../../reports/html/page.ts';
 import {
   headlineTable,
   locationTable,
@@ -49,7 +49,7 @@ ${s.simulated ? html`<p class="notice"><b>${s.notice}</b></p>` : ''}
 ${s.suites.map((suite) =>
   suiteBlock(
     run,
-    suite,
+    naturalArms(suite),
     run.rows.filter((r) => r.suite === suite.suite),
   ),
 )}`;
