@@ -11,7 +11,7 @@ import { gunzipSync, gzipSync, strToU8, strFromU8 } from 'fflate';
  * `#cell:…` anchors by opening the case first.
  */
 export function packCase(htmlText: string): string {
-  return Buffer.from(gzipSync(strToU8(htmlText), { level: 6 })).toString('base64');
+  return Buffer.from(gzipSync(strToU8(htmlText), { level: 6, mtime: 0 })).toString('base64');
 }
 
 /** The inverse of packCase, for tests and tools that read a report without a browser. */
