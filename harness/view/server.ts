@@ -77,7 +77,12 @@ async function handle(
   if (!allowedHosts(origin).includes(req.headers.host ?? ''))
     return send(res, 421, notFound('this viewer answers on 127.0.0.1 only'));
   const url = new URL(req.url ?? '/', `http://${origin}`);
-  const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  let parts: string[];
+  try {
+    parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  } catch {
+    return send(res, 400, notFound('a path segment is not valid percent-encoding'));
+  }
   if (req.method === 'POST') {
     const from = req.headers.origin;
     if (

@@ -122,6 +122,7 @@ describe('handoff-eval view (HTTP)', () => {
       expect(c.body).toContain(`/cells/ledgerline/ledgerline-02/${arm}/0"`);
     expect((await call(`/runs/${id(a)}/cells/ledgerline/nope/inline/0`)).status).toBe(404);
     expect((await call('/runs/..%2F..%2Fetc')).status).toBe(404);
+    expect((await call('/runs/%E0%A4%A')).status).toBe(400);
   });
 
   it('compares two runs in the browser page, with cell links into both runs', async () => {
