@@ -12,7 +12,8 @@ import { listItem, runListPage } from './pages/run-list.ts';
 import { runPage } from './pages/run-page.ts';
 import { cellPage } from './pages/cell-page.ts';
 import { casePage, claimPage } from './pages/case-claim.ts';
-import { appendHandLabel, handAgreement, readHandLabels } from './labels.ts';
+import { appendHandLabel, handAgreement, handLabelAgreement, readHandLabels } from './labels.ts';
+import type { LoadedRun } from '../compare/load-run.ts';
 import { RunStore } from './store.ts';
 
 export interface Viewer {
@@ -121,7 +122,7 @@ async function handle(
   }
   // report.html under its own policy: its one script (the drill-down loader) is allowed by hash there.
   if (what === 'report.html' && rest.length === 0)
-    return send(res, 200, renderHtml(summarize(run.rows), run.rows), contentSecurityPolicy);
+    return send(res, 200, renderHtml(withHandLabels(run.dir, run.rows), run.rows), contentSecurityPolicy);
   if (what === 'cases' && rest.length === 2) {
     const rows = run.rows.filter((r) => r.suite === rest[0] && r.case_id === rest[1]);
     if (rows.length === 0) return send(res, 404, notFound(`no case ${rest.join('/')} in ${run.id}`));
@@ -226,4 +227,11 @@ function saveLabel(
     res,
     `${cellUrl(run.id, row.cell_id)}?saved=${encodeURIComponent(`${aid} ${decision}ed`)}#claim-${encodeURIComponent(aid)}`,
   );
+}
+
+function withHandLabels(dir: string, rows: LoadedRun['rows']) {
+  const summary = summarize(rows);
+  const hand = handLabelAgreement(dir, rows);
+  if (hand) summary.handLabels = hand;
+  return summary;
 }

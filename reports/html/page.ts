@@ -22,6 +22,7 @@ import { sweepSections } from './sweeps.ts';
 import { styles } from './styles.ts';
 import { liveArms, liveHeaders, liveRows, liveSimLines } from '../live-section.ts';
 import { loaderHash, loaderScript } from './lazy.ts';
+import { agreementHeaders, agreementRows, handLabelLine, type HandLabelSummary } from '../hand-labels.ts';
 import { naturalOrder } from './natural-order.ts';
 
 /**
@@ -54,7 +55,7 @@ export function renderHtml(s: Summary, input: readonly ResultRow[]): string {
 <body><header><h1>handoff-eval report — <code>${s.runId}</code></h1>${notice}
 <p class="meta">${s.cells} cells (${s.ok} ok, ${s.errors} errors) · receiver ${s.models.receiver.join(', ')} · judge ${s.models.judge.join(', ')} · seed ${s.seed ?? f.dash} · harness ${s.harnessVersion}</p>
 <nav>${s.suites.map((x) => html`<a href="#suite-${anchor(x.suite)}">${x.suite}</a> `)}</nav></header>
-<main>${suites}</main><script>${new SafeHtml(loaderScript)}</script>
+<main>${suites}${s.handLabels ? handLabelSection(s.handLabels) : ''}</main><script>${new SafeHtml(loaderScript)}</script>
 <footer><h2>Method</h2><ul>${Object.entries(s.method).map(([k, v]) => html`<li><b>${k}</b>: ${String(v)}</li>`)}</ul></footer>
 </body></html>
 `;
@@ -141,4 +142,10 @@ export function comparisonSection(suite: SuiteSummary): SafeHtml | string {
     new Set([3, 7, 9]),
   );
   return html`<h3>Paired differences vs ${suite.baselineArm}</h3><ul>${fams.map((x) => html`<li><b>${f.familyText(x)}</b></li>`)}</ul>${t}<p class="muted">${f.intervalNote.replace(/_/g, '')}</p>`;
+}
+
+/** A person's labels against the classifier, Cohen's κ per stage (reports/hand-labels.ts). */
+function handLabelSection(h: HandLabelSummary): SafeHtml {
+  const rows = agreementRows(h.agreement);
+  return html`<section id="hand-labels"><h2>Hand labels: person vs classifier</h2><p>${handLabelLine(h)}</p>${rows.length ? table(agreementHeaders, rows, new Set([2, 3, 4])) : ''}</section>`;
 }

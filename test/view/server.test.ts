@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startViewer, type Viewer } from '../../harness/view/server.ts';
 import { HAND_LABELS_FILE } from '../../harness/view/labels.ts';
 import { cliRun } from './fixture-runs.ts';
+import { main } from '../../harness/cli/main.ts';
 
 let root: string;
 let viewer: Viewer;
@@ -188,6 +189,18 @@ describe('handoff-eval view (HTTP)', () => {
     expect(page.body).toContain('rejected by a person');
     const run = await call(`/runs/${id(a)}`);
     expect(run.body).toContain('1 hand mark');
+    // Every report format shows the agreement once a person has labelled; a run without labels has none.
+    expect(await main(['report', a, '--format', 'md,json,html'])).toBe(0);
+    const md = readFileSync(join(a, 'report.md'), 'utf8');
+    expect(md).toContain('## Hand labels: person vs classifier');
+    expect(md).toContain('1 hand mark, 0 labels confirmed and 1 rejected by a person');
+    expect(md).toMatch(/\| answer \| the classifier \(the mark the run counts\) \| 1 \| [01]\/1 \|/);
+    expect(JSON.parse(readFileSync(join(a, 'report.json'), 'utf8')).handLabels.agreement[0]).toMatchObject({
+      stage: 'answer',
+      n: 1,
+    });
+    expect(readFileSync(join(a, 'report.html'), 'utf8')).toContain('<section id="hand-labels">');
+    expect(readFileSync(join(b, 'report.md'), 'utf8')).not.toContain('Hand labels');
     expect(run.body).toMatch(/<td>answer<\/td><td>the classifier[^<]*<\/td><td class="num">1<\/td>/);
   });
 

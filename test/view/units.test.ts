@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ResultRow } from '../../harness/core/index.ts';
 import { claimMarks, stagesOf } from '../../harness/compare/marks.ts';
 import { handAgreement, type HandLabels } from '../../harness/view/labels.ts';
-import { cohenKappa } from '../../harness/view/agreement.ts';
+import { cohenKappa } from '../../reports/stats/kappa.ts';
 import { splitSeen } from '../../harness/view/pages/handed-over.ts';
 import { highlight } from '../../harness/view/pages/highlight.ts';
 import { naturalOrder } from '../../reports/html/natural-order.ts';

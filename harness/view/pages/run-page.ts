@@ -1,7 +1,7 @@
 import type { ResultRow } from '../../core/index.ts';
 import type { LoadedRun } from '../../compare/load-run.ts';
 import { claimMarks } from '../../compare/marks.ts';
-import type { StageAgreement } from '../labels.ts';
+import { agreementHeaders, agreementRows, type StageAgreement } from '../labels.ts';
 import { summarize } from '../../../reports/summarize.ts';
 import type { SuiteSummary } from '../../../reports/summary/types.ts';
 import * as f from '../../../reports/format.ts';
@@ -23,17 +23,7 @@ import { caseUrl, cellUrl, claimUrl, page, runUrl } from './layout.ts';
 export function agreementTable(rows: StageAgreement[], handMarks: number): SafeHtml {
   if (handMarks === 0)
     return html`<p class="muted">No hand marks yet: mark a claim's survival on any cell page; agreement with the classifier (Cohen's κ per stage) appears here.</p>`;
-  return html`<p>${handMarks} hand mark${handMarks === 1 ? '' : 's'} (hand-labels.jsonl beside the run).</p>${table(
-    ['stage', 'person vs', 'items', 'agree', "Cohen's κ"],
-    rows.map((r) => [
-      r.stage,
-      r.against === 'decision' ? 'the classifier (the mark the run counts)' : r.against,
-      String(r.n),
-      `${r.agree}/${r.n}`,
-      r.kappa === null ? `${f.dash} (one category only)` : r.kappa.toFixed(2),
-    ]),
-    new Set([2, 3, 4]),
-  )}`;
+  return html`<p>${handMarks} hand mark${handMarks === 1 ? '' : 's'} (hand-labels.jsonl beside the run).</p>${table(agreementHeaders, agreementRows(rows), new Set([2, 3, 4]))}`;
 }
 
 /** `/runs/<id>`: the run's tables, every case with a link to each of its cells, every claim. */
