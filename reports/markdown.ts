@@ -1,3 +1,4 @@
+import { agreementHeaders, agreementRows, handLabelLine, type HandLabelSummary } from './hand-labels.ts';
 import { assertionKinds } from '../harness/core/index.ts';
 import type { Summary, SuiteSummary } from './summary/types.ts';
 import * as f from './format.ts';
@@ -35,6 +36,7 @@ export function renderMarkdown(s: Summary, opts: { brief?: boolean } = {}): stri
       ...judgeSection(suite),
     );
   }
+  if (s.handLabels && !opts.brief) out.push(...handLabelSection(s.handLabels));
   if (!opts.brief)
     out.push(
       '## Method',
@@ -164,4 +166,23 @@ function comparisonTable(suite: SuiteSummary): string[] {
     }
   }
   return [...lines, '', f.intervalNote, ''];
+}
+
+/** A person's labels against the classifier, Cohen's κ per stage (reports/hand-labels.ts). */
+function handLabelSection(h: HandLabelSummary): string[] {
+  const rows = agreementRows(h.agreement);
+  return [
+    '## Hand labels: person vs classifier',
+    '',
+    handLabelLine(h),
+    '',
+    ...(rows.length
+      ? [
+          `| ${agreementHeaders.join(' | ')} |`,
+          `| --- | --- | ---: | ---: | ---: |`,
+          ...rows.map((r) => `| ${r.map(mdCell).join(' | ')} |`),
+          '',
+        ]
+      : []),
+  ];
 }

@@ -7,6 +7,7 @@ import { renderMarkdown } from './markdown.ts';
 import { renderCsv } from './csv.ts';
 import { renderJson } from './json.ts';
 import { renderHtml } from './html/page.ts';
+import { handLabelAgreement } from './hand-labels.ts';
 
 /** What a report format renders from: the summary (computed once) and the journal's rows. */
 export interface ReportInput {
@@ -47,7 +48,10 @@ export async function writeReports(
   rows: readonly ResultRow[],
   opts: { formats?: readonly ReportFormat[] } = {},
 ): Promise<string[]> {
-  const input = { summary: summarize(rows), rows };
+  const summary = summarize(rows);
+  const hand = handLabelAgreement(dir, rows);
+  if (hand) summary.handLabels = hand;
+  const input = { summary, rows };
   return (opts.formats ?? reportFormats).map((format) =>
     writeReportFile(dir, reportFormatMap[format], input),
   );

@@ -2,9 +2,12 @@ import type { ResultRow } from '../../harness/core/index.ts';
 import type { SuiteSummary } from '../summary/types.ts';
 import { html, type SafeHtml } from './escape.ts';
 import { table } from './table.ts';
+import { naturalCompare, naturalOrder } from './natural-order.ts';
+import { packCase } from './lazy.ts';
 
 /**
- * Per-case drill-down: one <details> per case, arms side by side, each showing what the receiver saw
+ * Per-case drill-down: one <details> per case (anchor `case:<suite>/<case>`), its body compressed into
+ * the page and rendered when opened (reports/html/lazy.ts), arms side by side in natural order, each showing what the receiver saw
  * (system + messages), its answer, every criterion's score with the judge's rationale and evidence,
  * and the survival mark of every labelled assertion at both stages. Every string here comes from a
  * model or a transcript and goes through html`` escaping.
@@ -21,17 +24,30 @@ export function drilldown(suite: SuiteSummary, rows: readonly ResultRow[]): Safe
     if (g) g.push(r);
     else byCase.set(r.case_id, [r]);
   }
-  const arms = suite.arms.map((a) => a.arm);
-  const all = [...byCase.keys()].sort();
+  const arms = naturalOrder(
+    suite.arms.map((a) => a.arm),
+    suite.baselineArm,
+  );
+  const all = [...byCase.keys()].sort(naturalCompare);
   const cases = all.slice(0, MAX_CASES_SHOWN);
   const more =
     all.length > cases.length
       ? html`<p class="muted">${all.length - cases.length} more cases are in results.jsonl (the page shows the first ${MAX_CASES_SHOWN}).</p>`
       : '';
-  return html`<section class="drill"><h3>Per-case drill-down (${all.length} cases)</h3>${cases.map((c) => caseBlock(c, byCase.get(c)!, arms, suite.primaryCriterion))}${more}</section>`;
+  return html`<section class="drill"><h3>Per-case drill-down (${all.length} cases)</h3><noscript><p class="muted">Each case opens with JavaScript (its cells are stored compressed in this file); results.jsonl has every cell.</p></noscript>${cases.map((c) => caseBlock(suite.suite, c, byCase.get(c)!, arms, suite.primaryCriterion))}${more}</section>`;
 }
 
-function caseBlock(caseId: string, rows: ResultRow[], arms: string[], primary: string | null): SafeHtml {
+/** The anchor of a case in report.html; a cell's is `cellAnchor` (harness/compare/render.ts). */
+export const caseId = (suite: string, caseName: string) => `case:${suite}/${caseName}`.replace(/\s/g, '_');
+const cellId = (cell: string) => `cell:${cell.replace(/\s/g, '_')}`;
+
+function caseBlock(
+  suite: string,
+  caseName: string,
+  rows: ResultRow[],
+  arms: string[],
+  primary: string | null,
+): SafeHtml {
   const glance = arms
     .map((arm) => {
       const scores = rows
@@ -43,14 +59,14 @@ function caseBlock(caseId: string, rows: ResultRow[], arms: string[], primary: s
     })
     .join(' · ');
   const cols = arms.filter((a) => rows.some((r) => r.arm === a));
-  return html`<details class="case"><summary><code>${caseId}</code> <span class="glance">${primary ?? ''} ${glance}</span></summary>
-<div class="arms" style="grid-template-columns: repeat(${cols.length}, minmax(18rem, 1fr))">${cols.map(
+  const body = html`<div class="arms" style="grid-template-columns: repeat(${cols.length}, minmax(0, 1fr))">${cols.map(
     (arm) =>
       armColumn(
         arm,
         rows.filter((r) => r.arm === arm).sort((a, b) => a.rep - b.rep),
       ),
-  )}</div></details>`;
+  )}</div>`;
+  return html`<details class="case" id="${caseId(suite, caseName)}" data-z="${packCase(body.value)}"><summary><code>${caseName}</code> <span class="glance">${primary ?? ''} ${glance}</span></summary><div class="lazy"></div></details>`;
 }
 
 function armColumn(arm: string, reps: ResultRow[]): SafeHtml {
@@ -60,7 +76,7 @@ function armColumn(arm: string, reps: ResultRow[]): SafeHtml {
     reps.length > shown.length
       ? html`<p class="muted">${reps.length - shown.length} more reps in results.jsonl</p>`
       : '';
-  return html`<div class="arm"><h4>${arm} <small>${first.strategy}</small></h4>${shown.map((r, i) => (i === 0 ? cell(r, null) : html`<details><summary>rep ${r.rep}</summary>${cell(r, first)}</details>`))}${more}</div>`;
+  return html`<div class="arm"><h4>${arm} <small>${first.strategy}</small></h4>${shown.map((r, i) => (i === 0 ? html`<div class="cell" id="${cellId(r.cell_id)}">${cell(r, null)}</div>` : html`<details id="${cellId(r.cell_id)}"><summary>rep ${r.rep}</summary>${cell(r, first)}</details>`))}${more}</div>`;
 }
 
 function cell(r: ResultRow, rep0: ResultRow | null): SafeHtml {

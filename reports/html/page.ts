@@ -3,7 +3,7 @@ import { assertionKinds } from '../../harness/core/index.ts';
 import type { ArmSummary, Summary, SuiteSummary } from '../summary/types.ts';
 import { canonicalRows } from '../summarize.ts';
 import * as f from '../format.ts';
-import { html, type SafeHtml } from './escape.ts';
+import { html, SafeHtml } from './escape.ts';
 import { table, type Cell } from './table.ts';
 import {
   armLabel,
@@ -21,17 +21,24 @@ import { drilldown } from './drilldown.ts';
 import { sweepSections } from './sweeps.ts';
 import { styles } from './styles.ts';
 import { liveArms, liveHeaders, liveRows, liveSimLines } from '../live-section.ts';
+import { loaderHash, loaderScript } from './lazy.ts';
+import { agreementHeaders, agreementRows, handLabelLine, type HandLabelSummary } from '../hand-labels.ts';
+import { naturalOrder } from './natural-order.ts';
 
 /**
- * report.html: one self-contained file. Charts are inline SVG, styles inline, no script at all; the
- * Content-Security-Policy forbids every fetch and script as a second line behind the escaping.
+ * report.html: one self-contained file. Charts are inline SVG, styles inline; the one script is the
+ * drill-down's loader (reports/html/lazy.ts), allowed by its hash. The Content-Security-Policy forbids
+ * every fetch and every other script as a second line behind the escaping.
  */
-export const contentSecurityPolicy =
+export const contentSecurityPolicy = `default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src ${loaderHash}; base-uri 'none'; form-action 'none'`;
+
+/** The policy of a page without script (compare.html): no script at all. */
+export const noScriptPolicy =
   "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'none'; base-uri 'none'; form-action 'none'";
 
 export function renderHtml(s: Summary, input: readonly ResultRow[]): string {
   const { rows } = canonicalRows(input);
-  const suites = s.suites.map((suite) => suiteSection(suite, rows));
+  const suites = s.suites.map((suite) => suiteSection(naturalArms(suite), rows));
   const notice = s.simulated
     ? html`<p class="notice"><b>${s.notice}</b> This run used the deterministic <code>sim</code> provider: its numbers show what each strategy renders into a context under documented behavioural rates (harness/providers/sim/rates.ts).</p>${
         s.liveSim
@@ -48,18 +55,27 @@ export function renderHtml(s: Summary, input: readonly ResultRow[]): string {
 <body><header><h1>handoff-eval report — <code>${s.runId}</code></h1>${notice}
 <p class="meta">${s.cells} cells (${s.ok} ok, ${s.errors} errors) · receiver ${s.models.receiver.join(', ')} · judge ${s.models.judge.join(', ')} · seed ${s.seed ?? f.dash} · harness ${s.harnessVersion}</p>
 <nav>${s.suites.map((x) => html`<a href="#suite-${anchor(x.suite)}">${x.suite}</a> `)}</nav></header>
-<main>${suites}</main>
+<main>${suites}${s.handLabels ? handLabelSection(s.handLabels) : ''}</main><script>${new SafeHtml(loaderScript)}</script>
 <footer><h2>Method</h2><ul>${Object.entries(s.method).map(([k, v]) => html`<li><b>${k}</b>: ${String(v)}</li>`)}</ul></footer>
 </body></html>
 `;
   return page.value;
 }
 
+/** Arms in natural order (`[n=1]` before `[n=10]`), the baseline first, for every table and chart. */
+export function naturalArms(suite: SuiteSummary): SuiteSummary {
+  const order = naturalOrder(
+    suite.arms.map((a) => a.arm),
+    suite.baselineArm,
+  );
+  return { ...suite, arms: order.map((name) => suite.arms.find((a) => a.arm === name)!) };
+}
+
 const anchor = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '_');
 const verdictCell = (v: string | undefined): Cell =>
   v ? { text: v, className: `verdict-${v.replace(/ /g, '-')}` } : f.dash;
 
-function liveSection(suite: SuiteSummary): SafeHtml | string {
+export function liveSection(suite: SuiteSummary): SafeHtml | string {
   if (liveArms(suite).length === 0) return '';
   const headers = liveHeaders(suite, true);
   const numeric = new Set(headers.map((_, i) => i).filter((i) => i > 0));
@@ -86,7 +102,7 @@ ${drilldown(suite, rows)}</section>`;
 }
 
 /** Every comparison with the baseline: its family, pairs, means over the pairs, test, verdict, MDE at α/m. */
-function comparisonSection(suite: SuiteSummary): SafeHtml | string {
+export function comparisonSection(suite: SuiteSummary): SafeHtml | string {
   const fams = [suite.families.primary, suite.families.secondary].filter((x) => x !== null);
   if (fams.length === 0) return html`<p class="muted">${f.intervalNote.replace(/_/g, '')}</p>`;
   const rows = suite.criteria.flatMap((c) =>
@@ -126,4 +142,10 @@ function comparisonSection(suite: SuiteSummary): SafeHtml | string {
     new Set([3, 7, 9]),
   );
   return html`<h3>Paired differences vs ${suite.baselineArm}</h3><ul>${fams.map((x) => html`<li><b>${f.familyText(x)}</b></li>`)}</ul>${t}<p class="muted">${f.intervalNote.replace(/_/g, '')}</p>`;
+}
+
+/** A person's labels against the classifier, Cohen's κ per stage (reports/hand-labels.ts). */
+function handLabelSection(h: HandLabelSummary): SafeHtml {
+  const rows = agreementRows(h.agreement);
+  return html`<section id="hand-labels"><h2>Hand labels: person vs classifier</h2><p>${handLabelLine(h)}</p>${rows.length ? table(agreementHeaders, rows, new Set([2, 3, 4])) : ''}</section>`;
 }

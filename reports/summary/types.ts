@@ -1,4 +1,5 @@
 import type { SurvivalReading } from './survival-reading.ts';
+import type { HandLabelSummary } from '../hand-labels.ts';
 import type { AssertionKind, ClaimLocation } from '../../harness/core/index.ts';
 import type { PairedDifference, Verdict } from '../stats/paired.ts';
 import type { Mde } from '../stats/power.ts';
@@ -38,6 +39,8 @@ export interface Summary {
   suites: SuiteSummary[];
   /** A simulated run with live cells: which live-mode numbers the sim sets (and from what), and what emerges. */
   liveSim?: LiveSimNote;
+  /** A person's labels beside the run (hand-labels.jsonl, from `view`) and their agreement with the classifier. */
+  handLabels?: HandLabelSummary;
 }
 
 /** How the numbers were made, stated in the summary itself so a reader of report.json need not guess. */

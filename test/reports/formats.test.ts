@@ -3,6 +3,8 @@ import { summarize } from '../../reports/summarize.ts';
 import { renderMarkdown } from '../../reports/markdown.ts';
 import { renderCsv, csvColumns } from '../../reports/csv.ts';
 import { renderJson } from '../../reports/json.ts';
+import { loaderHash, loaderScript, unpackAll } from '../../reports/html/lazy.ts';
+import { escapeHtml } from '../../reports/html/escape.ts';
 import { renderHtml } from '../../reports/html/page.ts';
 import { syntheticRows } from './synthetic.ts';
 
@@ -112,17 +114,22 @@ describe('csv', () => {
 });
 
 describe('html', () => {
-  it('is one self-contained file: inline SVG charts, no script, nothing to fetch', async () => {
+  it('is one self-contained file: inline SVG charts, only the drill-down loader as script, nothing to fetch', async () => {
     const rows = simRows();
     const page = await renderHtml(summarize(rows), rows);
     expect(page.match(/<svg /g)?.length).toBeGreaterThanOrEqual(3);
-    expect(page).not.toMatch(/<script|<link|<iframe|<object|<embed|@import|url\(/i);
+    // The one script is the loader, allowed by its hash and by nothing else.
+    expect(page.match(/<script/g)).toHaveLength(1);
+    expect(page).toContain(`<script>${loaderScript}</script>`);
+    expect(page).toContain(escapeHtml(`script-src ${loaderHash};`));
+    expect(page).not.toMatch(/unsafe-inline'[^"]*script|script-src[^;"]*unsafe/);
+    expect(page.replace(loaderScript, '')).not.toMatch(/<link|<iframe|<object|<embed|@import|url\(/i);
     expect(page).not.toMatch(/\s(src|href)\s*=\s*["']?(https?:|\/\/)/i);
     // The only absolute URLs are SVG namespace identifiers, which are never fetched.
     const urls = [...page.matchAll(/https?:\/\/[^\s"'<>]+/g)].map((m) => m[0]);
     expect(urls.every((u) => u.startsWith('http://www.w3.org/'))).toBe(true);
     expect(page).toContain('Content-Security-Policy');
-    expect(page).toContain('<details class="case">');
+    expect(page).toMatch(/<details class="case" id="case:[^"]+" data-z="[A-Za-z0-9+/=]+">/);
   });
 });
 
@@ -135,7 +142,7 @@ describe('html drill-down on a large run', () => {
       arms: ['inline', 'summary'],
       criteria: ['correctness'],
     });
-    const page = await renderHtml(summarize(rows), rows);
+    const page = unpackAll(await renderHtml(summarize(rows), rows)).join('');
     expect(page.match(/<summary>rep \d+<\/summary>/g)).toHaveLength(2 * 2 * 4);
     expect(page.match(/3 more reps in results\.jsonl/g)).toHaveLength(4);
   });

@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { summarize } from '../../reports/summarize.ts';
 import { renderHtml } from '../../reports/html/page.ts';
-import { syntheticRows } from './synthetic.ts';
+import { loaderScript } from '../../reports/html/lazy.ts';
+import { waitFor } from '../support/chromium.ts';
+import { hit, hostileRows, payloads } from './xss-corpus.ts';
 
 /**
  * Transcript and model text is untrusted: a tool result or an answer can hold markup. The report is
@@ -19,39 +21,6 @@ if (!hasChromium)
   console.warn(
     `html-xss: SKIPPED — no chromium binary at ${chromiumPath} (.ci/run installs Debian's chromium; or set CHROMIUM_PATH)`,
   );
-
-const hit = (n: number) => `window.__pwned=(window.__pwned||[]).concat(${n})`;
-const payloads = [
-  `<script>${hit(1)};document.title='PWNED'</script>`,
-  `<img src=x onerror="${hit(2)}">`,
-  `"><svg onload="${hit(3)}"></svg>`,
-  `</pre></details><script>${hit(4)}</script>`,
-  `<iframe srcdoc="<script>parent.${hit(5)}</script>"></iframe>`,
-  `'><body onload='${hit(6)}'>`,
-].join('\n');
-
-function hostileRows() {
-  return syntheticRows({
-    seed: 9,
-    cases: 2,
-    reps: 2,
-    arms: ['inline', `arm<img src=x onerror="${hit(7)}">`],
-    suite: `suite<script>${hit(8)}</script>`,
-    text: {
-      seen: payloads,
-      answer: payloads,
-      system: payloads,
-      rationale: payloads,
-      evidence: payloads,
-      error: payloads,
-    },
-  }).map((r, i) => ({
-    ...r,
-    case_id: i < 4 ? `case<script>${hit(9)}</script>` : r.case_id,
-    strategy: `<img src=x onerror="${hit(10)}">`,
-    detail: { ...r.detail!, artifacts: { summary: payloads } },
-  }));
-}
 
 describe.skipIf(!hasChromium)(`report.html in headless Chromium (${chromiumPath})`, () => {
   let ctx: BrowserContext;
@@ -96,14 +65,31 @@ describe.skipIf(!hasChromium)(`report.html in headless Chromium (${chromiumPath}
     const nextFrame = 'new Promise((resolve) => requestAnimationFrame(() => resolve(null)))';
     await page.evaluate(nextFrame);
     await page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })");
+    // The drill-down renders each case when opened (reports/html/lazy.ts): wait for every one, then open
+    // the details it brought.
+    await waitFor(
+      page,
+      "[...document.querySelectorAll('details.case')].every((d) => d.hasAttribute('data-loaded'))",
+    );
+    await page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })");
     await page.evaluate(nextFrame);
     const state = (await page.evaluate(`({
       pwned: window.__pwned ?? null,
       title: document.title,
-      active: document.querySelectorAll('script, iframe, object, embed, img').length,
+      active: [...document.querySelectorAll('script, iframe, object, embed, img')].filter((el) => !(el.tagName === 'SCRIPT' && el.textContent === ${JSON.stringify(loaderScript)})).length,
+      loaders: document.querySelectorAll('script').length,
+      cases: document.querySelectorAll('details.case').length,
       handlers: [...document.querySelectorAll('*')].flatMap((el) => [...el.attributes].filter((a) => a.name.startsWith('on')).map((a) => el.tagName + '.' + a.name)),
       text: document.body.innerText,
-    })`)) as { pwned: number[] | null; title: string; active: number; handlers: string[]; text: string };
+    })`)) as {
+      pwned: number[] | null;
+      title: string;
+      active: number;
+      loaders: number;
+      cases: number;
+      handlers: string[];
+      text: string;
+    };
     await page.close();
     return { ...state, requests: requests.filter((u) => u !== `file://${file}`), dialogs };
   }
@@ -126,7 +112,10 @@ describe.skipIf(!hasChromium)(`report.html in headless Chromium (${chromiumPath}
       expect(r.pwned).toBeNull();
       expect(r.title).not.toBe('PWNED');
       expect(r.dialogs).toEqual([]);
+      // Nothing but the report's own loader (byte for byte), and it rendered every case.
       expect(r.active).toBe(0);
+      expect(r.loaders).toBe(1);
+      expect(r.cases).toBeGreaterThan(0);
       expect(r.handlers).toEqual([]);
       expect(r.requests).toEqual([]);
       // The payloads are shown as text, not dropped.

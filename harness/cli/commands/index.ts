@@ -10,6 +10,8 @@ import { baselineCommand } from './baseline.ts';
 import { mergeCommand } from './merge.ts';
 import { caseCommand } from './case.ts';
 import { checkStrategyCommand } from './check-strategy.ts';
+import { compareCommand } from './compare.ts';
+import { viewCommand } from './view.ts';
 
 /** Every command, in --help order. */
 export const commands: Command[] = [
@@ -24,4 +26,6 @@ export const commands: Command[] = [
   baselineCommand,
   mergeCommand,
   caseCommand,
+  compareCommand,
+  viewCommand,
 ];
