@@ -19,7 +19,9 @@ export function renderCheckReport(r: CheckReport): string {
     const bad = failed.get(name) ?? 0;
     lines.push(`  ${bad ? 'FAIL' : 'ok  '}  ${name.padEnd(14)} ${n} checked${bad ? `, ${bad} failed` : ''}`);
   }
-  const undeclared = invariantNames.filter((n) => r.checked[n] === 0);
+  for (const [name, reason] of Object.entries(r.declared ?? {}))
+    lines.push(`  decl  ${name.padEnd(14)} broken by design, not checked: ${reason}`);
+  const undeclared = invariantNames.filter((n) => r.checked[n] === 0 && !(r.declared ?? {})[n]);
   if (undeclared.length) lines.push(`  (not applicable or not declared: ${undeclared.join(', ')})`);
   if (r.errored.length)
     lines.push(
@@ -31,7 +33,7 @@ export function renderCheckReport(r: CheckReport): string {
   lines.push(
     '',
     r.passed
-      ? `passed: ${r.strategy} holds every invariant it was checked for`
+      ? `passed: ${r.strategy} holds every invariant it was checked for${Object.keys(r.declared ?? {}).length ? ` (declared broken by design: ${Object.keys(r.declared).join(', ')})` : ''}`
       : `${r.failures.length} failure(s)`,
   );
   return `${lines.join('\n')}\n`;

@@ -50,7 +50,7 @@ export async function runKit(given: Strategy<any> | string, o: CheckOptions): Pr
       runId: 'check-strategy',
       onCall: () => {},
     }),
-    report: emptyReport(strategy.name, variants, inputs),
+    report: { ...emptyReport(strategy.name, variants, inputs), declared: { ...strategy.declares } },
     budgets: o.budgets ?? [200_000, 6_000],
     maxFailures: o.maxFailures ?? 100,
   };
@@ -95,12 +95,13 @@ async function checkInput(env: Env, params: Record<string, unknown>, input: KitI
     const h = built.handoff;
     env.report.handoffs++;
     first ??= h;
-    fail(check.pairing(h), budget);
-    fail(check.markers(h), budget);
-    fail(check.stats(input.case, h, built.made), budget);
-    fail(check.toolsServed(h), budget);
-    for (const n of ['pairing', 'markers', 'stats', 'tools-served'] as const) count(n);
-    if (check.marksCuts(s, params)) {
+    const held = (n: keyof NonNullable<Strategy['declares']>) => s.declares?.[n] === undefined;
+    if (held('pairing')) fail(check.pairing(h), budget);
+    if (held('markers')) fail(check.markers(h), budget);
+    if (held('stats')) fail(check.stats(input.case, h, built.made), budget);
+    if (held('tools-served')) fail(check.toolsServed(h), budget);
+    for (const n of ['pairing', 'markers', 'stats', 'tools-served'] as const) if (held(n)) count(n);
+    if (check.marksCuts(s, params) && held('cuts-marked')) {
       fail(unmarkedCuts(input.case, h, built.made), budget);
       count('cuts-marked');
     }
@@ -268,6 +269,7 @@ function emptyReport(
     checked: Object.fromEntries(invariantNames.map((n) => [n, 0])) as Record<InvariantName, number>,
     errored: [],
     failures: [],
+    declared: {},
     passed: false,
   };
 }

@@ -111,5 +111,10 @@ export interface CheckReport {
   /** Inputs on which prepare() raised a HarnessError (an error row in a run), not counted as failures. */
   errored: { input: string; params: Record<string, unknown>; error: string }[];
   failures: CheckFailure[];
+  /**
+   * Invariants the strategy declares it breaks by design (`Strategy.declares`), with the reason: not
+   * checked, not counted as passed. @default {}
+   */
+  declared: Partial<Record<InvariantName, string>>;
   passed: boolean;
 }

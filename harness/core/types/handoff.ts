@@ -138,6 +138,14 @@ export interface Strategy<P extends Record<string, unknown> = Record<string, unk
    * `handoff-eval check-strategy` test each one it declares. A function form decides per params.
    */
   properties?: StrategyProperties<P>;
+  /**
+   * Kit invariants the strategy breaks by design, each with the reason — a framework that drops tool
+   * items without a marker, say. `check-strategy` does not hold the strategy to a declared invariant
+   * and lists it as declared (with the reason), never as passed. @default none
+   */
+  declares?: Readonly<
+    Partial<Record<'pairing' | 'markers' | 'cuts-marked' | 'stats' | 'tools-served', string>>
+  >;
 }
 
 /** What a strategy declares about its handoffs (see docs/writing-a-strategy.md, "The test kit"). */
