@@ -11,6 +11,7 @@ import {
   receiverName,
   sourceName,
   sourcesOf,
+  spawnedBy,
 } from './shared.ts';
 
 /**
@@ -59,6 +60,7 @@ function langgraphStrategy(mode: 'full_history' | 'last_message') {
       const handedIn = answerPending(
         history,
         sources.map((s) => `Successfully transferred to ${sourceName(s)}`),
+        spawnedBy(sources),
       );
       const spawn = ctx.case.direction === 'spawn';
       const worker = spawn || mode === 'full_history' ? work : lastOf(work);

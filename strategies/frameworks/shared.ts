@@ -60,20 +60,45 @@ export function conversation(
   return { history, work };
 }
 
-/** The receiver's history with its pending spawn call(s) answered by `content` (one result per call). */
-export function answerPending(history: ChatMessage[], contents: readonly string[]): ChatMessage[] {
+/**
+ * The receiver's history with its pending call(s) answered, one result per call: a content goes to the
+ * call that spawned its session (`owners[i]`, the importer's `meta.spawnedBy`) when every content has
+ * its call among the pending ones — other pending calls (a TaskUpdate made alongside) are answered
+ * with a note, so none is left open; else by position when the counts match; else all contents go to
+ * the first call and the others point at it.
+ */
+export function answerPending(
+  history: ChatMessage[],
+  contents: readonly string[],
+  owners: readonly (string | undefined)[] = [],
+): ChatMessage[] {
   const calls = pendingCalls(history);
   if (calls.length === 0) return history;
-  const results = calls.map((c, i) => ({
-    callId: c.id,
-    content:
-      contents.length === calls.length
-        ? contents[i]!
-        : i === 0
-          ? contents.join('\n\n')
-          : `(returned together with the result of call ${calls[0]!.id})`,
-  }));
+  const ids = calls.map((c) => c.id);
+  const owned =
+    contents.length > 0 &&
+    owners.length === contents.length &&
+    owners.every((o) => o !== undefined && ids.includes(o));
+  const results = calls.map((c, i) => {
+    if (owned) {
+      const at = owners.indexOf(c.id);
+      return { callId: c.id, content: at >= 0 ? contents[at]! : NOT_HANDED_OVER };
+    }
+    if (contents.length === calls.length) return { callId: c.id, content: contents[i]! };
+    return {
+      callId: c.id,
+      content:
+        i === 0 ? contents.join('\n\n') : `(returned together with the result of call ${calls[0]!.id})`,
+    };
+  });
   return [...history, { role: 'user', toolResults: results }];
+}
+
+const NOT_HANDED_OVER = "(this call's result is not part of the handoff)";
+
+/** The id of the call that spawned each session, where the importer recorded it (`meta.spawnedBy`). */
+export function spawnedBy(sessions: readonly Transcript[]): (string | undefined)[] {
+  return sessions.map((s) => (typeof s.meta?.spawnedBy === 'string' ? s.meta.spawnedBy : undefined));
 }
 
 /** The tool calls of the history's last message when it is an assistant message still waiting for them. */

@@ -7,6 +7,7 @@ import {
   functionStyle,
   pendingCalls,
   sourceName,
+  spawnedBy,
 } from './shared.ts';
 
 /**
@@ -21,7 +22,7 @@ export function asToolResults(
   toolName: (source: Transcript) => string,
 ): ChatMessage[] {
   const history = receiverHistory(ctx);
-  if (pendingCalls(history).length) return answerPending(history, results);
+  if (pendingCalls(history).length) return answerPending(history, results, spawnedBy(endedSessions(ctx)));
   const sources = endedSessions(ctx);
   const calls = sources.map((s, i) => ({
     id: freshCallId(history, `call_subagent_${i}_`),
