@@ -7,6 +7,7 @@ import { CaseValidationError, UnknownNameError } from '../harness/core/errors.ts
 import { caseSchema, suiteSchema, transcriptSchema } from './schema.ts';
 import { checkCase } from './check-case.ts';
 import { checkUniqueArms, checkUniqueCases } from './unique.ts';
+import { appliesTo, withoutDirections } from '../harness/config/frameworks.ts';
 import { importModule } from '../harness/config/import-module.ts';
 import { readText } from '../harness/core/text/read-text.ts';
 
@@ -78,7 +79,9 @@ export async function loadSuite(
   for (const r of raws) if (r.error) throw r.error;
   let cases = await Promise.all(raws.map((r) => toCase(r.raw, r.file, r.baseDir, json)));
   checkUniqueCases(meta.id, cases);
-  checkUniqueArms(file, meta.id, meta.arms, sel?.extraArms ?? [], selWhere);
+  // A config arm tagged with directions (frameworks()) joins only the suites it applies to.
+  const extra = (sel?.extraArms ?? []).filter((a) => appliesTo(a, meta.direction)).map(withoutDirections);
+  checkUniqueArms(file, meta.id, meta.arms, extra, selWhere);
   if (sel?.cases) {
     const ids = cases.map((c) => c.id);
     for (const id of sel.cases)
@@ -87,7 +90,7 @@ export async function loadSuite(
   }
   // A config arm without model aliases takes the baseline arm's (a sweep usually varies params only).
   const baseModels = meta.arms.find((a) => a.name === meta.baselineArm)!.models;
-  let arms = [...meta.arms, ...(sel?.extraArms ?? []).map((a) => ({ ...a, models: a.models ?? baseModels }))];
+  let arms = [...meta.arms, ...extra.map((a) => ({ ...a, models: a.models ?? baseModels }))];
   if (sel?.arms) {
     for (const a of sel.arms)
       if (!arms.some((x) => x.name === a))

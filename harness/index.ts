@@ -13,6 +13,7 @@ export { defineConfig } from './config/define-config.ts';
 export { resolveConfig } from './config/resolve-config.ts';
 export { configDefaults } from './config/defaults.ts';
 export { sweep, sweepArmName, type SweepGrid, type SweepOptions } from './config/sweep.ts';
+export { frameworks, frameworkArms, type FrameworksOptions } from './config/frameworks.ts';
 export {
   defineParams,
   defineStrategy,

@@ -6,6 +6,7 @@ import { rawCases, readSuiteJson, suiteJsonProblems, toCase, type SuiteJson } fr
 import { getStrategy } from '../../../strategies/index.ts';
 import { paramProblems } from '../../../strategies/define.ts';
 import { checkUniqueArms, checkUniqueCases } from '../../../cases/unique.ts';
+import { appliesTo, withoutDirections } from '../../config/frameworks.ts';
 
 /** What validating one suite folder found: every problem, not only the first. */
 export interface SuiteCheck {
@@ -88,7 +89,9 @@ function checkArms(
     out.problems.push(
       `${file}: baselineArm: "${json.baselineArm}" is not one of the suite's arms (${json.arms.map((a) => a.name).join(', ')})`,
     );
-  const extra = (sel?.extraArms ?? []).map((a: ArmInput) => ({ ...a, models: a.models ?? baseline?.models }));
+  const extra = (sel?.extraArms ?? [])
+    .filter((a: ArmInput) => appliesTo(a, json.direction))
+    .map((a: ArmInput) => ({ ...withoutDirections(a), models: a.models ?? baseline?.models }));
   const arms = [...json.arms, ...extra] as Arm[];
   out.arms = arms.length;
   arms.forEach((a, i) =>
