@@ -18,7 +18,7 @@ export const adkNoContents = defineStrategy({
   name: 'adk-no-contents',
   description:
     "Google ADK include_contents='none': the agent's request carries no contents, only its instruction.",
-  seed: "issue 30: Google ADK include_contents='none' (adk-python v1.4.2 flows/llm_flows/contents.py)",
+  seed: "framework: google/adk-python v1.4.2 (8677d5c8) src/google/adk/flows/llm_flows/contents.py _ContentLlmRequestProcessor.run_async, include_contents='none'",
   deterministic: true,
   params: {},
   async prepare(ctx) {

@@ -54,7 +54,7 @@ export const ag2CarryoverLast = defineStrategy({
   name: 'ag2-carryover-last',
   description:
     'AG2 carryover with summary_method="last_msg": the last message of the chat, after "Context:".',
-  seed: 'issue 30: AG2 chat carryover, summary_method="last_msg" (ag2 conversable_agent.py _last_msg_as_summary)',
+  seed: 'framework: ag2ai/ag2 (stored 007eba9b) autogen/agentchat/conversable_agent.py _last_msg_as_summary, _process_carryover',
   deterministic: true,
   params: { clearHistory },
   async prepare(ctx, params) {
@@ -75,7 +75,7 @@ export const ag2CarryoverReflection = defineStrategy({
   name: 'ag2-carryover-reflection',
   description:
     'AG2 carryover with summary_method="reflection_with_llm": the source model summarises the chat, carried after "Context:".',
-  seed: 'issue 30: AG2 chat carryover, summary_method="reflection_with_llm" (ag2 conversable_agent.py _reflection_with_llm)',
+  seed: 'framework: ag2ai/ag2 (stored 007eba9b) autogen/agentchat/conversable_agent.py _reflection_with_llm_as_summary, _process_carryover',
   params: {
     clearHistory,
     summaryPrompt: {

@@ -20,7 +20,7 @@ import { asToolResults, sdkToolName } from './tool-return.ts';
 export const agentsAsTool = defineStrategy({
   name: 'agents-as-tool',
   description: "OpenAI Agents SDK agent.asTool(): the sub-agent's last output text as the tool result.",
-  seed: 'issue 30: the Agents SDK agent.as_tool() (openai-agents-js v0.14.3 agent.ts asTool)',
+  seed: 'framework: openai/openai-agents-js v0.14.3 (94a3edc3) packages/agents-core/src/agent.ts Agent.asTool, default output extraction',
   deterministic: true,
   params: {},
   async prepare(ctx) {

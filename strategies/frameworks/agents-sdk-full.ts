@@ -19,7 +19,7 @@ export const agentsSdkFull = defineStrategy({
   name: 'agents-sdk-full',
   description:
     'OpenAI Agents SDK handoff (no filter, no nesting): the whole conversation, then the handoff pair.',
-  seed: 'issue 30: what the OpenAI Agents SDK hands over by default (openai-agents-js v0.14.3 handoff.ts)',
+  seed: 'framework: openai/openai-agents-js v0.14.3 (94a3edc3) packages/agents-core/src/handoff.ts handoff() without inputFilter, getTransferMessage',
   deterministic: true,
   properties: { superset: true },
   params: {},

@@ -25,7 +25,7 @@ export const agentsSdkNested = defineStrategy({
   name: 'agents-sdk-nested',
   description:
     'OpenAI Agents SDK nest_handoff_history: the transcript as one assistant message in a <CONVERSATION HISTORY> block.',
-  seed: 'issue 30: the Agents SDK nest_handoff_history (openai-agents-python v0.22.0 handoffs/history.py)',
+  seed: 'framework: openai/openai-agents-python v0.22.0 (4df9ecfa) src/agents/handoffs/history.py nest_handoff_history',
   deterministic: true,
   declares: {
     'cuts-marked':

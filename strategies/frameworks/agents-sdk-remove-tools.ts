@@ -22,7 +22,7 @@ export const agentsSdkRemoveTools = defineStrategy({
   name: 'agents-sdk-remove-tools',
   description:
     "OpenAI Agents SDK handoff with removeAllTools: the conversation's text only, tool items dropped unmarked.",
-  seed: 'issue 30: the Agents SDK remove_all_tools input filter (openai-agents-js v0.14.3 handoffFilters.ts)',
+  seed: 'framework: openai/openai-agents-js v0.14.3 (94a3edc3) packages/agents-core/src/extensions/handoffFilters.ts removeAllTools',
   deterministic: true,
   params: {},
   async prepare(ctx) {

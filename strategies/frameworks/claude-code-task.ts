@@ -28,7 +28,7 @@ export const claudeCodeTask = defineStrategy({
   name: 'claude-code-task',
   description:
     "Claude Code's Agent/Task tool result: the child's final text plus its agentId/<usage> trailer.",
-  seed: 'issue 30: Claude Code Task/Agent results as recorded (claude-code-v2-teammates, 2.1.114)',
+  seed: 'framework: Claude Code 2.1.114 Agent tool results as recorded (test/fixtures/transcripts/claude-code-v2-teammates; v1 Task: claude-code-nextjs-todo)',
   deterministic: true,
   params: {
     version: {

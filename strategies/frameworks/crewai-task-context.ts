@@ -20,7 +20,7 @@ export const crewaiTaskContext = defineStrategy({
   name: 'crewai-task-context',
   description:
     "CrewAI task context: the listed tasks' raw outputs, joined by CrewAI's dividers, with the task.",
-  seed: 'issue 30: CrewAI Task(context=[...]) (crewAI 1.15.17 crew.py _get_context, utilities/formatter.py)',
+  seed: 'framework: crewAIInc/crewAI 1.15.17 (b3ab193c) lib/crewai/src/crewai/crew.py Crew._get_context, utilities/formatter.py, agent/utils.py format_task_with_context',
   deterministic: true,
   params: {},
   async prepare(ctx) {

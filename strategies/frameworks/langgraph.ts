@@ -36,7 +36,7 @@ function langgraphStrategy(mode: 'full_history' | 'last_message') {
   return defineStrategy({
     name,
     description: `langgraph-supervisor outputMode "${mode}": ${mode === 'full_history' ? "the worker's whole history" : "the worker's last message"}, then the handoff-back pair.`,
-    seed: `issue 30: langgraph-supervisor output_mode="${mode}" (@langchain/langgraph-supervisor 1.1.3 supervisor.ts makeCallAgent)`,
+    seed: `framework: @langchain/langgraph-supervisor 1.1.3 (langchain-ai/langgraphjs libs/langgraph-supervisor) src/supervisor.ts makeCallAgent, outputMode "${mode}"`,
     deterministic: true,
     ...(mode === 'full_history' ? { properties: { superset: true } } : {}),
     params: {

@@ -18,7 +18,7 @@ export const observationMasking = defineStrategy({
   name: 'observation-masking',
   description:
     'Observation masking (arXiv 2508.21433): all reasoning and actions kept, all but the last M tool results replaced by a placeholder.',
-  seed: 'issue 30: Lindenbauer et al. 2025, "The Complexity Trap" (arXiv 2508.21433), observation masking',
+  seed: 'paper: Lindenbauer et al. 2025, "The Complexity Trap" (arXiv 2508.21433), observation masking with a window of M observations',
   deterministic: true,
   params: {
     window: {
