@@ -92,8 +92,12 @@ export async function loadSuite(
   const baseModels = meta.arms.find((a) => a.name === meta.baselineArm)!.models;
   let arms = [...meta.arms, ...extra.map((a) => ({ ...a, models: a.models ?? baseModels }))];
   if (sel?.arms) {
+    // A direction-tagged arm kept by name (`arms: [frameworks()]`) is simply absent where it does not apply.
+    const elsewhere = new Set(
+      (sel.extraArms ?? []).filter((a) => !appliesTo(a, meta.direction)).map((a) => a.name),
+    );
     for (const a of sel.arms)
-      if (!arms.some((x) => x.name === a))
+      if (!elsewhere.has(a) && !arms.some((x) => x.name === a))
         throw new UnknownNameError(
           'arm',
           a,
