@@ -152,6 +152,24 @@ export {
   type ContractRendering,
 } from '../strategies/contract-render.ts';
 export { fillContract, contractRequest } from '../strategies/structured-contract.ts';
+// The framework reference strategies' building blocks (strategies/frameworks/, docs/strategies.md).
+export {
+  answerPending,
+  conversation as frameworkConversation,
+  endedSessions,
+  framingFor,
+  freshCallId,
+  functionStyle,
+  lastMessageText,
+  pendingCalls,
+  pyJson,
+  receiverName,
+  sourceName,
+  sourcesOf,
+  spawnedBy,
+} from '../strategies/frameworks/shared.ts';
+export { sdkConversation, transferMessage } from '../strategies/frameworks/agents-sdk.ts';
+export { asToolResults, sdkToolName } from '../strategies/frameworks/tool-return.ts';
 
 // Transcripts, tokens, text
 export {
