@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { Agent, Runner, Usage, handoff, type Model, type ModelRequest } from '@openai/agents-core';
+import {
+  Agent,
+  RunContext,
+  Runner,
+  Usage,
+  handoff,
+  type Model,
+  type ModelRequest,
+} from '@openai/agents-core';
 import { removeAllTools } from '@openai/agents-core/extensions';
 import type { Case, ChatMessage } from '../../../harness/core/index.ts';
 import { loadInput } from '../../../harness/cli/commands/render-input.ts';
 import { miniCase, prepare } from '../helpers.ts';
 import { itemsOfChat, itemsOfSdk, sdkInput } from './sdk-items.ts';
+import { lastMessageText } from '../../../strategies/frameworks/shared.ts';
 
 // The same session through the OpenAI Agents SDK's own Runner (@openai/agents-core 0.14.3, pinned)
 // and through our strategies, compared item by item. The source agent's model answers with the
@@ -118,6 +127,30 @@ describe('agents-sdk-* against @openai/agents-core 0.14.3', () => {
       // The comparison is not vacuous: the session had tool items and the filter dropped them.
       expect(itemsOfChat(full.messages).some((i) => i.kind === 'call')).toBe(true);
       expect(itemsOfSdk(sdk).some((i) => i.kind !== 'message')).toBe(false);
+    }
+  });
+});
+
+describe('agents-as-tool against @openai/agents-core 0.14.3 Agent.asTool()', () => {
+  it("the tool's output is the sub-agent's last response text, as our result", async () => {
+    for (const [label, c] of await sessions()) {
+      const ours = await prepare('agents-as-tool', c);
+      const result = ours.messages.at(-1)!.toolResults![0]!.content;
+      // The sub-agent's model answers with the recorded session's last assistant message.
+      const last = lastMessageText(c.source);
+      const replay: Model = {
+        async getResponse() {
+          return { usage: new Usage(), output: [message(last)] };
+        },
+        getStreamedResponse: () => {
+          throw new Error('not streamed');
+        },
+      };
+      const sub = new Agent({ name: 'sub', instructions: 'research', model: replay });
+      const tool = sub.asTool({ toolName: 'sub', toolDescription: 'research' });
+      const out = await tool.invoke(new RunContext(), JSON.stringify({ input: 'go' }));
+      expect(out, label).toBe(result);
+      expect(result.length, label).toBeGreaterThan(0);
     }
   });
 });
