@@ -23,8 +23,10 @@ import {
  * its tool message `Successfully transferred back to <supervisor>`. `addHandoffBackMessages: false`
  * leaves the pair out.
  *
- * Source: @langchain/langgraph-supervisor 1.1.3 (pinned devDependency; langchain-ai/langgraphjs,
- * libs/langgraph-supervisor), src/supervisor.ts `makeCallAgent` (`messages.slice(-1)` for
+ * Source: @langchain/langgraph-supervisor 1.1.3 (pinned devDependency, its dist read and run by the
+ * test; the git snapshot's newest tag is @langchain/langgraph-supervisor@1.1.1,
+ * 957cac4ea4bca715e1ee87af2ab8e97e7447601d, with the same code), langchain-ai/langgraphjs
+ * libs/langgraph-supervisor src/supervisor.ts `makeCallAgent` (`messages.slice(-1)` for
  * last_message, `createHandoffBackMessages` appended) and `createSupervisor` (outputMode default
  * "last_message", supervisorName default "supervisor"); src/handoff.ts `createHandoffTool` and
  * `createHandoffBackMessages`. Python twin: langchain-ai/langgraph-supervisor-py, supervisor.py
