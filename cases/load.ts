@@ -7,6 +7,7 @@ import { CaseValidationError, UnknownNameError } from '../harness/core/errors.ts
 import { caseSchema, suiteSchema, transcriptSchema } from './schema.ts';
 import { checkCase } from './check-case.ts';
 import { checkUniqueArms, checkUniqueCases } from './unique.ts';
+import { appliesTo, withoutDirections } from '../harness/config/frameworks.ts';
 import { mergeArms } from '../harness/config/arm-overrides.ts';
 import { importModule } from '../harness/config/import-module.ts';
 import { stripBom } from '../harness/core/text/read-text.ts';
@@ -81,10 +82,12 @@ export async function loadSuite(
   for (const r of raws) if (r.error) throw r.error;
   let cases = await Promise.all(raws.map((r) => toCase(r.raw, r.file, r.baseDir, json)));
   checkUniqueCases(meta.id, cases);
+  // A config arm tagged with directions (frameworks()) joins only the suites it applies to.
+  const extra = (sel?.extraArms ?? []).filter((a) => appliesTo(a, meta.direction)).map(withoutDirections);
   // The suite's own arms are unique; the config's arms are unique among themselves — one named like a
   // suite arm redefines it (mergeArms).
   checkUniqueArms(file, meta.id, meta.arms, [], selWhere);
-  checkUniqueArms(file, meta.id, [], sel?.extraArms ?? [], selWhere);
+  checkUniqueArms(file, meta.id, [], extra, selWhere);
   if (sel?.cases) {
     const ids = cases.map((c) => c.id);
     for (const id of sel.cases)
@@ -94,10 +97,14 @@ export async function loadSuite(
   // A config arm without model aliases takes the baseline arm's (a sweep usually varies params only);
   // one named like a suite arm redefines it.
   const baseModels = meta.arms.find((a) => a.name === meta.baselineArm)!.models;
-  let arms = mergeArms(meta.id, meta.arms, sel?.extraArms ?? [], baseModels, `${selWhere}.extraArms`);
+  let arms = mergeArms(meta.id, meta.arms, extra, baseModels, `${selWhere}.extraArms`);
   if (sel?.arms) {
+    // A direction-tagged arm kept by name (`arms: [frameworks()]`) is simply absent where it does not apply.
+    const elsewhere = new Set(
+      (sel.extraArms ?? []).filter((a) => !appliesTo(a, meta.direction)).map((a) => a.name),
+    );
     for (const a of sel.arms)
-      if (!arms.some((x) => x.name === a))
+      if (!elsewhere.has(a) && !arms.some((x) => x.name === a))
         throw new UnknownNameError(
           'arm',
           a,

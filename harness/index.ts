@@ -13,6 +13,7 @@ export { defineConfig } from './config/define-config.ts';
 export { resolveConfig } from './config/resolve-config.ts';
 export { configDefaults } from './config/defaults.ts';
 export { sweep, sweepArmName, type SweepGrid, type SweepOptions } from './config/sweep.ts';
+export { frameworks, frameworkArms, type FrameworksOptions } from './config/frameworks.ts';
 export {
   defineParams,
   defineStrategy,
@@ -151,6 +152,24 @@ export {
   type ContractRendering,
 } from '../strategies/contract-render.ts';
 export { fillContract, contractRequest } from '../strategies/structured-contract.ts';
+// The framework reference strategies' building blocks (strategies/frameworks/, docs/strategies.md).
+export {
+  answerPending,
+  conversation as frameworkConversation,
+  endedSessions,
+  framingFor,
+  freshCallId,
+  functionStyle,
+  lastMessageText,
+  pendingCalls,
+  pyJson,
+  receiverName,
+  sourceName,
+  sourcesOf,
+  spawnedBy,
+} from '../strategies/frameworks/shared.ts';
+export { sdkConversation, transferMessage } from '../strategies/frameworks/agents-sdk.ts';
+export { asToolResults, sdkToolName } from '../strategies/frameworks/tool-return.ts';
 
 // Transcripts, tokens, text
 export {

@@ -11,6 +11,16 @@ import { spawnIsolated } from './spawn-isolated.ts';
 import { spawnAll } from './spawn-all.ts';
 import { spawnRecent } from './spawn-recent.ts';
 import { spawnSummary } from './spawn-summary.ts';
+import { agentsSdkFull } from './frameworks/agents-sdk-full.ts';
+import { agentsSdkNested } from './frameworks/agents-sdk-nested.ts';
+import { agentsSdkRemoveTools } from './frameworks/agents-sdk-remove-tools.ts';
+import { agentsAsTool } from './frameworks/agents-as-tool.ts';
+import { langgraphFullHistory, langgraphLastMessage } from './frameworks/langgraph.ts';
+import { adkNoContents } from './frameworks/adk-no-contents.ts';
+import { ag2CarryoverLast, ag2CarryoverReflection } from './frameworks/ag2-carryover.ts';
+import { crewaiTaskContext } from './frameworks/crewai-task-context.ts';
+import { claudeCodeTask } from './frameworks/claude-code-task.ts';
+import { observationMasking } from './frameworks/observation-masking.ts';
 
 /** Every registered strategy, by name. Config may add inline strategy objects on top. */
 export const strategies = {
@@ -25,6 +35,19 @@ export const strategies = {
   'spawn-all': spawnAll,
   'spawn-recent': spawnRecent,
   'spawn-summary': spawnSummary,
+  // What popular agent frameworks hand over (strategies/frameworks/, docs/strategies.md).
+  'agents-sdk-full': agentsSdkFull,
+  'agents-sdk-nested': agentsSdkNested,
+  'agents-sdk-remove-tools': agentsSdkRemoveTools,
+  'agents-as-tool': agentsAsTool,
+  'langgraph-full-history': langgraphFullHistory,
+  'langgraph-last-message': langgraphLastMessage,
+  'adk-no-contents': adkNoContents,
+  'ag2-carryover-last': ag2CarryoverLast,
+  'ag2-carryover-reflection': ag2CarryoverReflection,
+  'crewai-task-context': crewaiTaskContext,
+  'claude-code-task': claudeCodeTask,
+  'observation-masking': observationMasking,
 } satisfies Record<string, Strategy<any>>;
 
 /** The names of the registered reference strategies. */

@@ -156,5 +156,15 @@ function checkArm(value: unknown, field: string, ctx: SuiteContext): ArmInput {
         `arm ${arm.name}: unknown model alias ${JSON.stringify(alias)}; valid: ${Object.keys(ctx.models).join(', ')}`,
       );
   }
+  if (
+    arm.directions !== undefined &&
+    (!Array.isArray(arm.directions) ||
+      arm.directions.some((d) => !['return', 'escalation', 'spawn'].includes(d)))
+  )
+    throw new ConfigError(
+      ctx.file,
+      `${field}.directions`,
+      `arm ${arm.name}: must be a list of return, escalation, spawn (got ${JSON.stringify(arm.directions)})`,
+    );
   return arm as ArmInput;
 }

@@ -1,4 +1,4 @@
-import type { Arm, Check, Criterion, Provider, Reporter, Strategy } from '../core/index.ts';
+import type { Arm, Check, Criterion, Direction, Provider, Reporter, Strategy } from '../core/index.ts';
 import type { SimOptions } from '../providers/sim/index.ts';
 
 /**
@@ -67,6 +67,11 @@ export interface ArmInput extends Omit<Arm, 'models' | 'strategy'> {
   /** Required for an added arm; a redefined suite arm keeps its own when omitted. */
   strategy?: string;
   models?: Arm['models'];
+  /**
+   * Add the arm only to suites of these directions (`frameworks()` sets it); unknown directions are
+   * rejected when the config resolves. @default every suite
+   */
+  directions?: Direction[];
 }
 
 /**

@@ -8,6 +8,7 @@ import { getStrategy } from '../../../strategies/index.ts';
 import { paramProblems } from '../../../strategies/define.ts';
 import { checkUniqueArms, checkUniqueCases } from '../../../cases/unique.ts';
 import { mergeArms } from '../../config/arm-overrides.ts';
+import { appliesTo, withoutDirections } from '../../config/frameworks.ts';
 
 /** What validating one suite folder found: every problem, not only the first. */
 export interface SuiteCheck {
@@ -94,7 +95,9 @@ function checkArms(
     out.problems.push(
       `${file}: baselineArm: "${json.baselineArm}" is not one of the suite's arms (${json.arms.map((a) => a.name).join(', ')})`,
     );
-  const extra = sel?.extraArms ?? [];
+  const extra = (sel?.extraArms ?? [])
+    .filter((a: ArmInput) => appliesTo(a, json.direction))
+    .map((a: ArmInput) => withoutDirections(a));
   let arms = [...json.arms] as Arm[];
   try {
     arms = mergeArms(

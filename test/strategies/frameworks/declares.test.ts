@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { checkStrategy } from '../../../harness/kit/check-strategy.ts';
+import { renderCheckReport } from '../../../harness/kit/format.ts';
+import { defineStrategy, finishHandoff, framings } from '../../../harness/index.ts';
+import { strategies } from '../../../strategies/index.ts';
+
+// Strategy.declares: an invariant a strategy breaks by design is not checked and is reported as
+// declared, with its reason — never as passed.
+
+const cutsSilently = (declares?: Record<string, string>) =>
+  defineStrategy({
+    name: 'cuts-silently',
+    description: 'shows each result cut to 10 characters with no marker',
+    seed: 'test',
+    deterministic: true,
+    ...(declares ? { declares } : {}),
+    params: {},
+    async prepare(ctx) {
+      const messages = ctx.case.source.messages
+        .filter((m) => m.toolResults?.length)
+        .map((m) => ({
+          role: 'user' as const,
+          text: m.toolResults!.map((r) => `${r.content.slice(0, 60)} and more`).join('\n'),
+        }));
+      return finishHandoff(ctx, { system: framings.continuity, messages });
+    },
+  });
+
+const options = { transcripts: false as const, casesDirs: false as const, generated: 4 };
+
+describe('declared invariants in check-strategy', () => {
+  it('an undeclared silent cut fails cuts-marked; declared, it is listed with its reason and not counted', async () => {
+    const broken = await checkStrategy(cutsSilently(), options);
+    expect(broken.failures.some((f) => f.invariant === 'cuts-marked')).toBe(true);
+    const declared = await checkStrategy(cutsSilently({ 'cuts-marked': 'cuts on purpose' }), options);
+    expect(declared.failures.filter((f) => f.invariant === 'cuts-marked')).toEqual([]);
+    expect(declared.checked['cuts-marked']).toBe(0);
+    expect(declared.declared).toEqual({ 'cuts-marked': 'cuts on purpose' });
+    const text = renderCheckReport(declared);
+    expect(text).toContain('decl  cuts-marked    broken by design, not checked: cuts on purpose');
+    expect(text).not.toMatch(/ok {4}cuts-marked/);
+  });
+
+  it('agents-sdk-nested is the one framework strategy that declares, and says why', () => {
+    const declaring = Object.values(strategies).filter((s) => 'declares' in s && s.declares);
+    expect(declaring.map((s) => s.name)).toEqual(['agents-sdk-nested']);
+    expect(strategies['agents-sdk-nested'].declares?.['cuts-marked']).toMatch(/JSON/);
+  });
+});
