@@ -1,6 +1,7 @@
 import type { Assertion, ModelRequest } from '../../core/index.ts';
 import { locatorOf, readLines, searchLines, type ActContext } from './act-context.ts';
 import type { Lead } from './act-leads.ts';
+import { sayAsFact, sayClaim, type SimVoice } from './wordings.ts';
 
 /**
  * The acting sim's final report (docs/live.md). It states a labelled assertion only when its own
@@ -12,14 +13,17 @@ import type { Lead } from './act-leads.ts';
  *   the changelog); a statement naming none is the agent's own reflection, written unless the budget
  *   ran out first.
  * Then what it searched, what it did not (leads left, places it could not reach) and, when the budget
- * ran out, that it did. The labelled statement is written verbatim, so its cues and qualifier are
- * where the survival matcher looks.
+ * ran out, that it did. Each claim is worded from the sim's bank (wordings.ts, seeded by the request
+ * seed and the assertion id), or with `sim: { paraphrase: false }` as the labelled statement.
  */
 export function simActReport(
   req: ModelRequest,
   ctx: ActContext,
   o: { left: Lead[]; exhausted: boolean },
+  voice: SimVoice,
 ): string {
+  const line = (a: Assertion) =>
+    `- ${a.kind === 'confident' ? sayAsFact(a, req.seed, voice) : sayClaim(a, req.seed, voice)}`;
   const seen = seenPlaces(ctx);
   const made = (req.sim?.assertions ?? []).filter((a) => grounded(a, seen, o.exhausted));
   const confident = made.filter((a) => a.kind === 'confident');
@@ -40,8 +44,6 @@ export function simActReport(
   lines.push(`Not searched: ${[...new Set(notSearched)].join('; ') || 'nothing I know of'}.`);
   return lines.join('\n');
 }
-
-const line = (a: Assertion) => `- ${a.statement}`;
 
 interface Seen {
   paths: Set<string>;
