@@ -47,7 +47,7 @@ export const assumptionPatterns: readonly RegExp[] = [
   /\bon the basis that\b|\bas long as\b|\bso long as\b|\bprovided that\b|\bproviding that\b|\bgranted that\b|\bif we accept\b/,
   /\b(?:i|we) (?:guess|believe|expect|infer|inferred|reckon|take it)\b|\bmy (?:guess|reading|understanding|belief) is\b/,
   /\bwithout (?:having )?(?:checking|verifying|confirming|testing|checked|verified|confirmed)\b/,
-  /\bnot (?:something )?(?:i|we) (?:checked|verified|confirmed|tested)\b/,
+  /\bnot (?:something |anything )?(?:i|we) (?:could |was able to |were able to |have |had )?(?:check|checked|verify|verified|confirm|confirmed|test|tested)\b/,
 ];
 
 /** Someone still has to decide or answer it. */

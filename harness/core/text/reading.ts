@@ -104,7 +104,8 @@ function build(rawLines: string[]): ReadIndex {
       if (!prevBlank) para++;
     } else if (!(inItem && /^\s/.test(line))) block++;
     if (!blank) inItem = item || (inItem && /^\s/.test(line));
-    if (!blank && !item) heading = line.trimEnd().endsWith(':') && (hasQualifier(line) || isCaveatLabel(line));
+    if (!blank && !item)
+      heading = line.trimEnd().endsWith(':') && (hasQualifier(line) || isCaveatLabel(line));
     headed.push(item && heading);
     paragraph.push(para);
     prevBlank = blank;
@@ -165,7 +166,8 @@ function clauseOrders(clauses: string[][]): Map<string, number>[] {
   const out: Map<string, number>[] = [];
   for (const p of permutations(head.map((_, i) => i))) {
     const rank = new Map<string, number>();
-    for (const c of [...p.map((i) => head[i]!), ...tail]) for (const w of c) if (!rank.has(w)) rank.set(w, rank.size);
+    for (const c of [...p.map((i) => head[i]!), ...tail])
+      for (const w of c) if (!rank.has(w)) rank.set(w, rank.size);
     out.push(rank);
   }
   return out;
@@ -221,7 +223,13 @@ function read(r: ReadIndex, shape: Shape, o: ReadOptions): ClaimMatch {
 }
 
 /** Whether sentences first..last hold enough of the claim's words, in its order, and its identifiers. */
-function holds(r: ReadIndex, shape: Shape, hits: Map<number, Set<string>>, first: number, last: number): boolean {
+function holds(
+  r: ReadIndex,
+  shape: Shape,
+  hits: Map<number, Set<string>>,
+  first: number,
+  last: number,
+): boolean {
   const union = new Set<string>();
   for (let i = first; i <= last; i++) for (const x of hits.get(i) ?? []) union.add(x);
   const needStems = need(shape.stems.length);
@@ -291,7 +299,12 @@ function qualifiedWindow(r: ReadIndex, first: number, last: number, o: ReadOptio
   )
     return true;
   const next = s[last + 1];
-  if (next && adjacent(r, last, last + 1) && REFERS_BACK.test(next.text.trimStart()) && qualifiedAt(r, last + 1))
+  if (
+    next &&
+    adjacent(r, last, last + 1) &&
+    REFERS_BACK.test(next.text.trimStart()) &&
+    qualifiedAt(r, last + 1)
+  )
     return true;
   if (r.headed[s[first]!.line]) return true;
   return o.paragraph === true && paragraphQualified(r, r.paragraph[s[first]!.line]!);

@@ -87,7 +87,9 @@ function fill(template: string, claim: string): string {
 /** "The sandbox …" → "the sandbox …"; a proper noun ("Brightwire", "Tallis Pay") keeps its capital. */
 function lowerFirst(c: string): string {
   const first = c.split(/\s/)[0]!;
-  return ['The', 'A', 'An', 'In', 'Each', 'Every', 'No', 'All', 'Some', 'This', 'These', 'Our'].includes(first)
+  return ['The', 'A', 'An', 'In', 'Each', 'Every', 'No', 'All', 'Some', 'This', 'These', 'Our'].includes(
+    first,
+  )
     ? c.charAt(0).toLowerCase() + c.slice(1)
     : c;
 }
