@@ -15,7 +15,9 @@ import { hasQualifier, isCaveatLabel, normalise } from './qualifiers.ts';
  *   paragraph) must hold at least 75% of the content words (all of them when there are four or
  *   fewer), that many of them in the claim's order — its clauses may come in any order ("Y because
  *   X" for "X, so Y"), the words of a clause may not (so "rounds half-up, like the invoice service"
- *   is not read as "the invoice service rounds half-up") — and at least 75% of the identifiers (all when four or fewer).
+ *   is not read as "the invoice service rounds half-up") — and at least 75% of the identifiers (all
+ *   when there are one or two). A citation in brackets ("(adapters/payouts.ts:141)") is not part of
+ *   the claim: a restatement without it is the same claim.
  * - Its qualifier is read with a general lexicon of hedges, assumptions and open questions
  *   (qualifiers.ts, written independently of any case's `qualifierCues`): in a sentence of the
  *   window; in the sentence just before it when that is a short lead-in (ending in a colon, or of at
@@ -139,15 +141,20 @@ const shapes = new Map<string, Shape>();
 function shapeOf(claim: string): Shape {
   let s = shapes.get(claim);
   if (!s) {
-    const text = normalise(claim);
-    const clauses = text
+    // A citation in brackets ("(adapters/invoicing.ts:143)", "(merchant_config.api_version)") says where
+    // the claim came from, not what it says: a restatement without it is the same claim.
+    const text = normalise(claim).replace(CITATION, ' ');
+    const ids = [...new Set(text.match(IDENTIFIER) ?? [])].filter((t) => /[\d_]|[a-z][./][a-z]/.test(t));
+    // Words are read outside the identifiers: an identifier's parts are not content words of their own.
+    const words = ids.reduce((t, id) => t.split(id).join(' '), text);
+    const clauses = words
       .split(CLAUSE)
       .map((c) => [...new Set(stemSeq(c))])
       .filter((c) => c.length > 0);
     s = {
-      stems: [...new Set(stemSeq(text))],
+      stems: [...new Set(stemSeq(words))],
       orders: clauseOrders(clauses),
-      ids: [...new Set(text.match(IDENTIFIER) ?? [])].filter((t) => /[\d_]|[a-z][./][a-z]/.test(t)),
+      ids,
       segments: text.split(/(?<=[.?!;])\s+(?=\S)/).length,
     };
     if (shapes.size > 4096) shapes.clear();
@@ -177,6 +184,9 @@ function permutations(xs: number[]): number[][] {
   if (xs.length <= 1) return [xs];
   return xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
 }
+
+const CITATION =
+  /\((?:see |per |from |source: )?[\w@/.-]+\.[\w-]+(?::\d+(?:-\d+)?)?(?:[,;] ?[\w@/.-]+\.[\w-]+(?::\d+(?:-\d+)?)?)*\)/g;
 
 /** A token that may be an identifier: letters, digits and `_ . / @ : -` inside, alphanumeric at both ends. */
 const IDENTIFIER = /[a-z0-9_@][a-z0-9_./@:-]*[a-z0-9_]|[a-z0-9]/g;
@@ -240,7 +250,11 @@ function holds(
     for (const x of r.sentences[i]!.seq) if (union.has(x)) seq.push(x);
     text += ` ${r.sentences[i]!.text}`;
   }
-  return inOrder(seq, shape.orders) >= needStems && idsIn(text, shape.ids) >= need(shape.ids.length);
+  const ids = shape.ids.length;
+  return (
+    inOrder(seq, shape.orders) >= needStems &&
+    idsIn(text, shape.ids) >= (ids <= 2 ? ids : Math.ceil(0.75 * ids))
+  );
 }
 
 const need = (n: number) => (n <= 4 ? n : Math.ceil(0.75 * n));
@@ -373,13 +387,16 @@ const stemCache = new Map<string, string>();
 
 export function stem(w: string): string {
   let s = w;
+  let stripped = false;
   for (const suffix of ['ingly', 'edly', 'ings', 'ing', 'ies', 'ied', 'ers', 'ed', 'es', 'er', 'ly', 's']) {
     if (s.endsWith(suffix) && s.length - suffix.length >= 2 && !(suffix === 's' && s.endsWith('ss'))) {
       s = suffix === 'ies' || suffix === 'ied' ? `${s.slice(0, -3)}i` : s.slice(0, -suffix.length);
+      stripped = true;
       break;
     }
   }
   if (s.endsWith('y') && s.length > 2) s = `${s.slice(0, -1)}i`;
-  if (s.endsWith('e') && s.length > 2) s = s.slice(0, -1);
+  // "guarantee" and "guarantees" both give "guarante": a final e goes only when no ending was taken off.
+  if (!stripped && s.endsWith('e') && s.length > 2) s = s.slice(0, -1);
   return s;
 }
