@@ -16,7 +16,9 @@ import { hasQualifier, isCaveatLabel, normalise } from './qualifiers.ts';
  *   fewer), that many of them in the claim's order — its clauses may come in any order ("Y because
  *   X" for "X, so Y"), the words of a clause may not (so "rounds half-up, like the invoice service"
  *   is not read as "the invoice service rounds half-up") — and at least 75% of the identifiers (all
- *   when there are one or two). A citation in brackets ("(adapters/payouts.ts:141)") is not part of
+ *   when there are one or two) — or the claim's whole leading clause, in order with its identifiers,
+ *   and at least half of all its content words (a restatement that drops a trailing clause:
+ *   "the api_version column is authoritative" of "… and not overridden per request"). A citation in brackets ("(adapters/payouts.ts:141)") is not part of
  *   the claim: a restatement without it is the same claim.
  * - Its qualifier is read with a general lexicon of hedges, assumptions and open questions
  *   (qualifiers.ts, written independently of any case's `qualifierCues`): in a sentence of the
@@ -131,6 +133,11 @@ interface Shape {
   stems: string[];
   /** Rankings of the stems that count as "in the claim's order": its clauses in any order, words in order within each. */
   orders: Map<string, number>[];
+  /**
+   * The claim's leading clause, when it has more than one and the first holds two content words or
+   * more ("the api_version column is authoritative" of "… and not overridden per request").
+   */
+  lead?: { stems: string[]; ids: string[]; order: Map<string, number> };
   ids: string[];
   /** Sentences the claim itself runs over. */
   segments: number;
@@ -151,9 +158,15 @@ function shapeOf(claim: string): Shape {
       .split(CLAUSE)
       .map((c) => [...new Set(stemSeq(c))])
       .filter((c) => c.length > 0);
+    const leadText = text.split(LEAD_END)[0]!;
+    const leadIds = ids.filter((id) => leadText.includes(id));
+    const leadStems = [...new Set(stemSeq(leadIds.reduce((t, id) => t.split(id).join(' '), leadText)))];
     s = {
       stems: [...new Set(stemSeq(words))],
       orders: clauseOrders(clauses),
+      ...(leadText.trim() !== text.trim() && leadStems.length >= 2
+        ? { lead: { stems: leadStems, ids: leadIds, order: new Map(leadStems.map((x, i) => [x, i])) } }
+        : {}),
       ids,
       segments: text.split(/(?<=[.?!;])\s+(?=\S)/).length,
     };
@@ -165,6 +178,8 @@ function shapeOf(claim: string): Shape {
 
 /** Where a claim's clauses meet: they may come in another order ("X, so Y" said as "Y because X"). */
 const CLAUSE = /[,;:()]|\b(?:so|because|since|and|but|which|when|while|if|as)\b/;
+/** The end of a claim's leading clause, in its text with identifiers in it (so not the "." of "go.mod"). */
+const LEAD_END = /[,;:](?=\s|$)|[()]|\b(?:so|because|since|and|but|which|when|while|if|as)\b/;
 
 /** Every order of the clauses (the first four; the rest keep their place), words in order within each. */
 function clauseOrders(clauses: string[][]): Map<string, number>[] {
@@ -232,7 +247,12 @@ function read(r: ReadIndex, shape: Shape, o: ReadOptions): ClaimMatch {
   };
 }
 
-/** Whether sentences first..last hold enough of the claim's words, in its order, and its identifiers. */
+/**
+ * Whether sentences first..last hold the claim: enough of its words, in its order, and its identifiers;
+ * or its whole leading clause (words in order, identifiers) with at least half of all its words — a
+ * restatement that keeps the main proposition and drops a qualifying clause ("4 more merchants are
+ * affected indirectly through the fallback in adapters/payouts.ts", without the mechanism).
+ */
 function holds(
   r: ReadIndex,
   shape: Shape,
@@ -242,18 +262,26 @@ function holds(
 ): boolean {
   const union = new Set<string>();
   for (let i = first; i <= last; i++) for (const x of hits.get(i) ?? []) union.add(x);
-  const needStems = need(shape.stems.length);
-  if (union.size < needStems) return false;
+  const lead = shape.lead;
+  const full = union.size >= need(shape.stems.length);
+  const partial =
+    lead !== undefined && 2 * union.size >= shape.stems.length && lead.stems.every((x) => union.has(x));
+  if (!full && !partial) return false;
   const seq: string[] = [];
   let text = '';
   for (let i = first; i <= last; i++) {
     for (const x of r.sentences[i]!.seq) if (union.has(x)) seq.push(x);
     text += ` ${r.sentences[i]!.text}`;
   }
-  const ids = shape.ids.length;
+  const n = shape.ids.length;
+  if (
+    full &&
+    inOrder(seq, shape.orders) >= need(shape.stems.length) &&
+    idsIn(text, shape.ids) >= (n <= 2 ? n : Math.ceil(0.75 * n))
+  )
+    return true;
   return (
-    inOrder(seq, shape.orders) >= needStems &&
-    idsIn(text, shape.ids) >= (ids <= 2 ? ids : Math.ceil(0.75 * ids))
+    partial && inOrder(seq, [lead.order]) >= lead.stems.length && idsIn(text, lead.ids) === lead.ids.length
   );
 }
 
