@@ -58,7 +58,6 @@ const NONE: ClaimMatch = { present: false, qualified: false, labelled: false, li
 
 interface Sentence {
   line: number;
-  block: number;
   text: string;
   stems: Set<string>;
   /** The same stems in the order they occur. */
@@ -67,14 +66,26 @@ interface Sentence {
   q?: boolean;
 }
 
+/**
+ * What the reader knows of a text: its blocks (a list item with its indented continuation lines, or
+ * one line), paragraphs and list headings, from one cheap pass over the lines; a block's sentences
+ * are split and stemmed only when a claim's words occur in it (found with indexOf over the whole
+ * text, as the cue matcher finds its first cue), so a long transcript costs little.
+ */
 interface ReadIndex {
+  index: TextIndex;
   lines: string[];
-  sentences: Sentence[];
-  postings: Map<string, number[]>;
+  /** Per line: its block (−1 for a blank line). */
+  block: Int32Array;
+  blockStart: number[];
+  blockEnd: number[];
   /** Per line: whether the heading its list sits under carries a qualifier. */
-  headed: boolean[];
+  headed: Uint8Array;
   /** Per line: the paragraph (lines between blank lines) it belongs to. */
-  paragraph: number[];
+  paragraph: Int32Array;
+  sentences: Map<number, Sentence[]>;
+  /** Probe text → the blocks it occurs in. */
+  probes: Map<string, Set<number>>;
   paragraphQualified: Map<number, boolean>;
   memo: Map<string, ClaimMatch>;
 }
@@ -83,50 +94,72 @@ const readIndexes = new WeakMap<TextIndex, ReadIndex>();
 
 function readIndexOf(index: TextIndex): ReadIndex {
   let r = readIndexes.get(index);
-  if (!r) readIndexes.set(index, (r = build(index.getLines())));
+  if (!r) readIndexes.set(index, (r = build(index)));
   return r;
 }
 
 const LIST_ITEM = /^\s*(?:[-*•]|\d+[.)])\s/;
 
-function build(rawLines: string[]): ReadIndex {
-  const lines = rawLines.map(normalise);
-  const sentences: Sentence[] = [];
-  const postings = new Map<string, number[]>();
-  const headed: boolean[] = [];
-  const paragraph: number[] = [];
-  let block = 0;
+function build(index: TextIndex): ReadIndex {
+  const lines = index.getLines();
+  const n = lines.length;
+  const r: ReadIndex = {
+    index,
+    lines,
+    block: new Int32Array(n),
+    blockStart: [],
+    blockEnd: [],
+    headed: new Uint8Array(n),
+    paragraph: new Int32Array(n),
+    sentences: new Map(),
+    probes: new Map(),
+    paragraphQualified: new Map(),
+    memo: new Map(),
+  };
   let para = 0;
   let heading = false;
   let prevBlank = true;
   let inItem = false;
-  for (let i = 0; i < lines.length; i++) {
+  for (let i = 0; i < n; i++) {
     const line = lines[i]!;
-    const blank = line.trim() === '';
-    const item = LIST_ITEM.test(line);
-    if (blank) {
-      if (!prevBlank) para++;
-    } else if (!(inItem && /^\s/.test(line))) block++;
-    if (!blank) inItem = item || (inItem && /^\s/.test(line));
-    if (!blank && !item)
-      heading = line.trimEnd().endsWith(':') && (hasQualifier(line) || isCaveatLabel(line));
-    headed.push(item && heading);
-    paragraph.push(para);
+    const blank = !/\S/.test(line);
+    r.paragraph[i] = blank && !prevBlank ? ++para : para;
     prevBlank = blank;
-    if (blank) continue;
-    for (const text of line.split(/(?<=[.?!;])\s+(?=\S)/)) {
-      const seq = stemSeq(text);
-      const stems = new Set(seq);
-      const id = sentences.length;
-      sentences.push({ line: i, block, text, stems, seq });
-      for (const s of stems) {
-        let list = postings.get(s);
-        if (!list) postings.set(s, (list = []));
-        list.push(id);
-      }
+    if (blank) {
+      r.block[i] = -1;
+      continue;
     }
+    const indented = /^\s/.test(line);
+    const item = LIST_ITEM.test(line);
+    if (inItem && indented && !item) r.blockEnd[r.blockEnd.length - 1] = i;
+    else {
+      r.blockStart.push(i);
+      r.blockEnd.push(i);
+    }
+    r.block[i] = r.blockStart.length - 1;
+    inItem = item || (inItem && indented);
+    if (!item && !(inItem && indented)) {
+      const head = normalise(line);
+      heading = head.trimEnd().endsWith(':') && (hasQualifier(head) || isCaveatLabel(head));
+    }
+    r.headed[i] = item && heading ? 1 : 0;
   }
-  return { lines, sentences, postings, headed, paragraph, paragraphQualified: new Map(), memo: new Map() };
+  return r;
+}
+
+/** A block's sentences, split and stemmed on first use. */
+function sentencesOf(r: ReadIndex, block: number): Sentence[] {
+  let out = r.sentences.get(block);
+  if (!out) {
+    out = [];
+    for (let i = r.blockStart[block]!; i <= r.blockEnd[block]!; i++)
+      for (const text of normalise(r.lines[i]!).split(/(?<=[.?!;])\s+(?=\S)/)) {
+        const seq = stemSeq(text);
+        out.push({ line: i, text, stems: new Set(seq), seq });
+      }
+    r.sentences.set(block, out);
+  }
+  return out;
 }
 
 interface Shape {
@@ -208,43 +241,100 @@ const IDENTIFIER = /[a-z0-9_@][a-z0-9_./@:-]*[a-z0-9_]|[a-z0-9]/g;
 
 function read(r: ReadIndex, shape: Shape, o: ReadOptions): ClaimMatch {
   if (shape.stems.length === 0 && shape.ids.length === 0) return NONE;
-  const hits = new Map<number, Set<string>>();
-  for (const stem of shape.stems)
-    for (const id of r.postings.get(stem) ?? []) {
-      let h = hits.get(id);
-      if (!h) hits.set(id, (h = new Set()));
-      h.add(stem);
-    }
-  if (shape.stems.length === 0) for (let i = 0; i < r.sentences.length; i++) hits.set(i, new Set());
   const maxWindow = Math.min(4, shape.segments + 1);
-  const found: { first: number; last: number }[] = [];
-  let covered = -1;
-  for (const start of [...hits.keys()].sort((x, y) => x - y)) {
-    if (start <= covered) continue;
-    for (let last = start; last < start + maxWindow; last++) {
-      const s = r.sentences[last];
-      if (!s || s.block !== r.sentences[start]!.block) break;
-      if (!holds(r, shape, hits, start, last)) continue;
-      // The claim's own sentences: drop leading ones it does not need (a "[tool result]" line above it).
-      let first = start;
-      while (first < last && holds(r, shape, hits, first + 1, last)) first++;
-      found.push({ first, last });
-      covered = last;
-      break;
+  const found: Window[] = [];
+  for (const block of candidateBlocks(r, shape)) {
+    const sents = sentencesOf(r, block);
+    const hits = sents.map((x) => new Set(shape.stems.filter((w) => x.stems.has(w))));
+    let covered = -1;
+    for (let start = 0; start < sents.length; start++) {
+      if (start <= covered || (hits[start]!.size === 0 && shape.stems.length > 0)) continue;
+      for (let last = start; last < Math.min(sents.length, start + maxWindow); last++) {
+        if (!holds(sents, shape, hits, start, last)) continue;
+        // The claim's own sentences: drop leading ones it does not need (a "[tool result]" line above it).
+        let first = start;
+        while (first < last && holds(sents, shape, hits, first + 1, last)) first++;
+        found.push({ block, first, last });
+        covered = last;
+        break;
+      }
     }
   }
   if (found.length === 0) return NONE;
-  const qualified = found.filter((w) => qualifiedWindow(r, w.first, w.last, o));
+  const qualified = found.filter((w) => qualifiedWindow(r, w, o));
   const use = qualified.length ? qualified : found;
-  const lines = [...new Set(use.map((w) => r.sentences[w.first]!.line))];
-  const line = r.lines[lines[0]!]!;
+  const lines = [...new Set(use.map((w) => sentencesOf(r, w.block)[w.first]!.line))];
+  const line = normalise(r.lines[lines[0]!]!);
   return {
     present: true,
     qualified: qualified.length > 0,
     labelled: qualified.length > 0 && isCaveatLabel(line),
-    line,
+    line: r.lines[lines[0]!]!,
     lines,
   };
+}
+
+interface Window {
+  block: number;
+  first: number;
+  last: number;
+}
+
+/**
+ * The blocks that can hold the claim, in text order: those where enough of its content words occur
+ * (as substrings — a stem is a prefix of its word, so this over-counts, never under-counts) for the
+ * full reading or the leading-clause one; by identifiers when it has no content words. A block with
+ * enough of n words has one of any n − needed + 1 of them: only the longest that many (and the
+ * longest word of the leading clause) are looked for in the whole text, once per text and word; the
+ * others only in the blocks found.
+ */
+function candidateBlocks(r: ReadIndex, shape: Shape): number[] {
+  const n = shape.stems.length;
+  const seeds = new Set<number>();
+  if (n === 0) {
+    for (const id of shape.ids) for (const b of blocksWith(r, id)) seeds.add(b);
+    return [...seeds].sort((a, b) => a - b);
+  }
+  const probes = shape.stems.map(probeOf).sort((a, b) => b.length - a.length);
+  const long = probes.filter((p) => p.length >= 3);
+  const short = n - long.length;
+  const spare = n - need(n) + 1;
+  const lead = (shape.lead?.stems ?? []).map(probeOf).filter((p) => p.length >= 3);
+  if (spare > long.length || (shape.lead && lead.length === 0)) return r.blockStart.map((_, b) => b);
+  for (const p of long.slice(0, spare)) for (const b of blocksWith(r, p)) seeds.add(b);
+  if (shape.lead) for (const b of blocksWith(r, lead.sort((a, b) => b.length - a.length)[0]!)) seeds.add(b);
+  const out: number[] = [];
+  for (const b of seeds) {
+    const has = (p: string) => {
+      for (let l = r.blockStart[b]!; l <= r.blockEnd[b]!; l++)
+        if (r.index.getLines()[l]!.includes(p)) return true;
+      return false;
+    };
+    const c = short + long.filter(has).length;
+    if (c >= need(n) || (shape.lead && 2 * c >= n && lead.every(has))) out.push(b);
+  }
+  return out.sort((a, b) => a - b);
+}
+
+/** The text a stem is looked for by: its word's prefix ("notifi" of "notify" is looked for as "notif"). */
+const probeOf = (stem: string) => (stem.endsWith('i') ? stem.slice(0, -1) : stem);
+
+function blocksWith(r: ReadIndex, probe: string): Set<number> {
+  let blocks = r.probes.get(probe);
+  if (!blocks) {
+    blocks = new Set();
+    const text = r.index.lower;
+    const starts = r.index.lineStarts();
+    for (let pos = text.indexOf(probe); pos >= 0;) {
+      const line = r.index.lineOf(pos);
+      if (r.block[line]! >= 0) blocks.add(r.block[line]!);
+      const next = line + 1 < starts.length ? starts[line + 1]! : text.length;
+      pos = next >= text.length ? -1 : text.indexOf(probe, next);
+    }
+    if (r.probes.size > 4096) r.probes.clear();
+    r.probes.set(probe, blocks);
+  }
+  return blocks;
 }
 
 /**
@@ -253,15 +343,9 @@ function read(r: ReadIndex, shape: Shape, o: ReadOptions): ClaimMatch {
  * restatement that keeps the main proposition and drops a qualifying clause ("4 more merchants are
  * affected indirectly through the fallback in adapters/payouts.ts", without the mechanism).
  */
-function holds(
-  r: ReadIndex,
-  shape: Shape,
-  hits: Map<number, Set<string>>,
-  first: number,
-  last: number,
-): boolean {
+function holds(sents: Sentence[], shape: Shape, hits: Set<string>[], first: number, last: number): boolean {
   const union = new Set<string>();
-  for (let i = first; i <= last; i++) for (const x of hits.get(i) ?? []) union.add(x);
+  for (let i = first; i <= last; i++) for (const x of hits[i]!) union.add(x);
   const lead = shape.lead;
   const full = union.size >= need(shape.stems.length);
   const partial =
@@ -270,8 +354,8 @@ function holds(
   const seq: string[] = [];
   let text = '';
   for (let i = first; i <= last; i++) {
-    for (const x of r.sentences[i]!.seq) if (union.has(x)) seq.push(x);
-    text += ` ${r.sentences[i]!.text}`;
+    for (const x of sents[i]!.seq) if (union.has(x)) seq.push(x);
+    text += ` ${sents[i]!.text}`;
   }
   const n = shape.ids.length;
   if (
@@ -329,52 +413,42 @@ function idsIn(text: string, ids: readonly string[]): number {
 const REFERS_BACK =
   /^(?:this|that|it|these|those|which|neither|none of|but|though|although|however|so far|still|yet|nobody|no one|not|nothing)\b/;
 
-function qualifiedWindow(r: ReadIndex, first: number, last: number, o: ReadOptions): boolean {
-  const s = r.sentences;
-  for (let i = first; i <= last; i++) if (qualifiedAt(r, i)) return true;
-  const prev = s[first - 1];
-  if (
-    prev &&
-    adjacent(r, first - 1, first) &&
-    (prev.text.trimEnd().endsWith(':') || prev.stems.size <= 4) &&
-    qualifiedAt(r, first - 1)
-  )
-    return true;
-  const next = s[last + 1];
-  if (
-    next &&
-    adjacent(r, last, last + 1) &&
-    REFERS_BACK.test(next.text.trimStart()) &&
-    qualifiedAt(r, last + 1)
-  )
-    return true;
-  if (r.headed[s[first]!.line]) return true;
-  return o.paragraph === true && paragraphQualified(r, r.paragraph[s[first]!.line]!);
+function qualifiedWindow(r: ReadIndex, w: Window, o: ReadOptions): boolean {
+  const sents = sentencesOf(r, w.block);
+  for (let i = w.first; i <= w.last; i++) if (qualifiedAt(sents[i]!)) return true;
+  const prev = w.first > 0 ? sents[w.first - 1] : proseNeighbour(r, sents[w.first]!.line, -1);
+  if (prev && (prev.text.trimEnd().endsWith(':') || prev.stems.size <= 4) && qualifiedAt(prev)) return true;
+  const next = w.last + 1 < sents.length ? sents[w.last + 1] : proseNeighbour(r, sents[w.last]!.line, 1);
+  if (next && REFERS_BACK.test(next.text.trimStart()) && qualifiedAt(next)) return true;
+  const line = sents[w.first]!.line;
+  if (r.headed[line]) return true;
+  return o.paragraph === true && paragraphQualified(r, r.paragraph[line]!);
 }
 
-function qualifiedAt(r: ReadIndex, i: number): boolean {
-  const x = r.sentences[i]!;
+function qualifiedAt(x: Sentence): boolean {
   x.q ??= hasQualifier(x.text);
   return x.q;
 }
 
-/** Two sentences read together: in one block, or on neighbouring prose lines of one paragraph (not list items). */
-function adjacent(r: ReadIndex, i: number, j: number): boolean {
-  const a = r.sentences[i]!;
-  const b = r.sentences[j]!;
-  if (a.block === b.block) return true;
-  return (
-    b.line === a.line + 1 &&
-    r.paragraph[a.line] === r.paragraph[b.line] &&
-    !LIST_ITEM.test(r.lines[a.line]!) &&
-    !LIST_ITEM.test(r.lines[b.line]!)
-  );
+/**
+ * The sentence read together with a block's first (dir −1) or last (dir +1) sentence across a line
+ * break: the neighbouring line's, when both lines are prose of one paragraph (not list items).
+ */
+function proseNeighbour(r: ReadIndex, line: number, dir: -1 | 1): Sentence | undefined {
+  const other = line + dir;
+  if (other < 0 || other >= r.lines.length || r.block[other]! < 0) return undefined;
+  if (r.paragraph[other] !== r.paragraph[line]) return undefined;
+  if (LIST_ITEM.test(r.lines[other]!) || LIST_ITEM.test(r.lines[line]!)) return undefined;
+  const sents = sentencesOf(r, r.block[other]!);
+  return dir < 0 ? sents[sents.length - 1] : sents[0];
 }
 
 function paragraphQualified(r: ReadIndex, para: number): boolean {
   let q = r.paragraphQualified.get(para);
   if (q === undefined) {
-    q = r.sentences.some((x, i) => r.paragraph[x.line] === para && qualifiedAt(r, i));
+    q = false;
+    for (let b = 0; b < r.blockStart.length && !q; b++)
+      if (r.paragraph[r.blockStart[b]!] === para) q = sentencesOf(r, b).some(qualifiedAt);
     r.paragraphQualified.set(para, q);
   }
   return q;
