@@ -7,6 +7,7 @@ import { indexText, matchClaim } from '../../harness/core/text/cues.ts';
 import { spawnSync } from 'node:child_process';
 import { cliPath, repoRoot } from '../support/cli.ts';
 import { shippedSuites } from '../cases/helpers.ts';
+import { recapSignature } from '../../harness/core/text/signals.ts';
 
 /**
  * The paraphrasing sim (issue 26): the shipped config run twice through the real CLI, with the sim
@@ -102,17 +103,20 @@ describe('the paraphrasing sim', () => {
     expect(outside).toEqual([]);
   });
 
-  it('really paraphrases: no caveat reaches an answer in its recorded words when on; many do when off', async () => {
+  it('really paraphrases: no caveat reaches an answer (beyond a recap) in its recorded words when on; many do when off', async () => {
     const statements = new Set(
       (await shippedSuites()).flatMap((s) =>
         s.cases.flatMap((c) => c.assertions.filter((x) => x.kind !== 'confident').map((x) => x.statement)),
       ),
     );
+    // A recap quotes the earlier turns as they were written (the source's own words): not the sim's voice.
+    const spoken = (r: Row) =>
+      (r.detail.answer ?? '')
+        .split('\n')
+        .filter((l) => !l.startsWith(recapSignature))
+        .join('\n');
     const verbatim = (rows: Row[]) =>
-      rows.reduce(
-        (n, r) => n + [...statements].filter((st) => (r.detail.answer ?? '').includes(st)).length,
-        0,
-      );
+      rows.reduce((n, r) => n + [...statements].filter((st) => spoken(r).includes(st)).length, 0);
     expect(verbatim(on)).toBe(0);
     expect(verbatim(off)).toBeGreaterThan(500);
   });
