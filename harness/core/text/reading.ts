@@ -46,6 +46,21 @@ export function readClaim(index: TextIndex, a: Pick<Assertion, 'claim'>, o: Read
   return m.present ? { ...m, lines: [...m.lines] } : m;
 }
 
+/**
+ * How much of a claim's content a text touches: the share of its content words that occur in the
+ * text, and whether every one of its identifiers does (true when it has none). For "did this agent
+ * look at what the claim is about", not for whether the claim was made (that is `readClaim`).
+ */
+export function claimContentIn(text: string, a: Pick<Assertion, 'claim'>): { words: number; ids: boolean } {
+  const shape = shapeOf(a.claim);
+  const lower = normalise(text);
+  const present = new Set(stemSeq(lower));
+  const words = shape.stems.length
+    ? shape.stems.filter((w) => present.has(w)).length / shape.stems.length
+    : 0;
+  return { words, ids: idsIn(` ${lower} `, shape.ids) === shape.ids.length };
+}
+
 export interface ReadOptions {
   /**
    * A wider reading of the qualifier: anywhere in the paragraph (lines between blank lines) that

@@ -18,7 +18,7 @@ import type { SimRates } from './rates.ts';
  *   calls whose results state the claim (read as the reader reads, reading.ts; a reference fact by its
  *   cues — numbers and names of the world); a finding with provenance is `verified`, else `inferred`;
  *   reference facts it can see and has not already filed become findings the same way;
- * - coverage.searched: the tool calls it made; coverage.not_searched: the places its context says were
+ * - coverage.searched: the tool calls it made that ran (not one refused for the budget); coverage.not_searched: the places its context says were
  *   not searched (a labelled place on a line with a not-searched cue, as a child's "Not searched: …"
  *   report writes it) that none of its calls touched — an absence is invisible, so a child whose
  *   transcript never says what it skipped lists nothing; effort: its tool-call count, and
@@ -44,7 +44,8 @@ export function simContract(req: ModelRequest, ctx: SimContext, rates: SimRates,
     assumptions: [] as string[],
     unresolved: [] as unknown[],
     coverage: {
-      searched: own.map((c) => locator(c.call)),
+      // Only calls that ran: one refused for the budget looked at nothing (issue 29 item 8).
+      searched: own.filter((c) => !c.refused).map((c) => locator(c.call)),
       not_searched: notSearched(hints?.reference.notSearched ?? [], ctx, own),
     },
     effort: {
