@@ -123,5 +123,5 @@ describe('sim calibration: ledgerline under default, neutral and context-free ra
         overstatedSummaryTranscriptContract: true,
       },
     });
-  });
+  }, 600_000); // three CLI runs of the suite: minutes on a busy machine
 });
