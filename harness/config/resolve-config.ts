@@ -57,7 +57,7 @@ export function resolveConfig(
     cache: resolveCache(user, flags, check),
     outDir: flags.out ?? check.string(user.outDir, 'outDir') ?? defaults.outDir,
     casesDir: check.string(user.casesDir, 'casesDir') ?? defaultCasesDir(),
-    sim: check.record(user.sim, 'sim') ?? {},
+    sim: resolveSim(user, check),
     providers,
     prices: check.record(user.prices, 'prices') ?? {},
     gate,
@@ -86,6 +86,14 @@ function resolveCache(user: UserConfig, flags: ConfigFlags, check: Checker): Res
       (typeof user.cache === 'object' ? check.string(user.cache.dir, 'cache.dir') : undefined) ??
       defaults.cache.dir,
   };
+}
+
+/** The sim's options: passed to the sim provider as given; its one flag, `paraphrase`, checked here. */
+function resolveSim(user: UserConfig, check: Checker): ResolvedConfig['sim'] {
+  const sim = check.record(user.sim, 'sim') ?? {};
+  if (sim.paraphrase !== undefined && typeof sim.paraphrase !== 'boolean')
+    check.fail('sim.paraphrase', 'must be true or false', sim.paraphrase);
+  return sim;
 }
 
 /** The fields a config may have. */

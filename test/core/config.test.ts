@@ -34,6 +34,10 @@ describe('resolveConfig', () => {
       'eval.config.ts: reps: must be a positive integer (got 0)',
     );
     expect(() => resolveConfig({ seed: 1.5 }, {}, 'x.ts')).toThrow('x.ts: seed: must be an integer');
+    expect(() => resolveConfig({ sim: { paraphrase: 'no' } } as never, {}, 'x.ts')).toThrow(
+      'x.ts: sim.paraphrase: must be true or false (got "no")',
+    );
+    expect(resolveConfig({ sim: { paraphrase: false } }, {}, 'x.ts').sim).toEqual({ paraphrase: false });
     expect(() => resolveConfig({ judge: { model: 'nope' } }, {}, 'x.ts')).toThrow(
       /x\.ts: judge\.model: unknown model alias "nope"; valid: small, large, judge/,
     );

@@ -53,7 +53,9 @@ describe('claims that are only in a tool result', () => {
 
   it('the sim receiver reads them too: with the context effects off it states the note with its hedge', async () => {
     const r = defaultSimRates.large;
+    // In the case's own words (paraphrase off): the answer is read here by the cue matcher.
     const sim = createSimProvider({
+      paraphrase: false,
       sizes: {
         large: {
           contextPosition: { ...r.contextPosition, strength: 0 },

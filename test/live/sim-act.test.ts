@@ -11,6 +11,8 @@ import { simHintsOf } from '../../strategies/compose.ts';
 import { contractNotice } from '../../strategies/structured-contract.ts';
 import { defaultLiveRates } from '../../harness/providers/sim/live-rates.ts';
 import { repoRoot } from '../support/cli.ts';
+import { indexText } from '../../harness/core/text/cues.ts';
+import { readClaim } from '../../harness/core/text/reading.ts';
 
 /**
  * The sim as a live source (harness/providers/sim/act.ts): a seeded policy driven by its context —
@@ -139,7 +141,8 @@ describe('the sim tool policy', () => {
     expect(cut).toMatchObject({ toolCalls: 2, budgetExhausted: true });
     expect(cut.refused).toBeGreaterThanOrEqual(1);
     expect(report(cut.transcript)).toContain('I ran out of tool calls before I was done');
-    const stated = (t: Transcript) => c.assertions.filter((a) => report(t).includes(a.statement)).length;
+    const stated = (t: Transcript) =>
+      c.assertions.filter((a) => readClaim(indexText(report(t)), a).present).length;
     expect(stated(cut.transcript)).toBeLessThan(stated(full.transcript));
     expect(report(full.transcript)).not.toContain('ran out of tool calls');
   });
@@ -184,8 +187,58 @@ describe('the sim tool policy', () => {
       { name: 'read_file', input: { path: 'config/flags.ts' } },
     ]);
     const text = report(out.transcript);
-    expect(text).toContain('- LEGACY_MODE falls back to the default (config/flags.ts:2).');
+    expect(readClaim(indexText(text), c.assertions[0]!).present).toBe(true);
+    expect(readClaim(indexText(text), c.assertions[1]!).present).toBe(false);
     expect(text).not.toContain('ops/override.ts:1');
     expect(text).toMatch(/Not searched: .*the deploy environment \(LEGACY\)/);
+  });
+  describe('states only what its own tool results support (issue 29 item 4)', () => {
+    const tiny = (assertions: Case['assertions']): Case => ({
+      ...cases[0]!,
+      id: 'tiny-2',
+      source: {
+        agents: { child: { role: 'child' } },
+        messages: [{ role: 'user', text: 'Where is `LEGACY_MODE` decided? Look under config/.' }],
+      },
+      assertions,
+    });
+    const world: World = {
+      files: {
+        'config/flags.ts':
+          "// LEGACY is set per deploy environment.\nexport const LEGACY_MODE = process.env.LEGACY ?? 'default';\n",
+      },
+    };
+    const ownHedge = {
+      id: 'own',
+      kind: 'hedged' as const,
+      statement: 'I could not determine whether the LEGACY flag is set per deploy environment.',
+      claim: 'the LEGACY flag is set per deploy environment',
+      cues: ['legacy flag is set'],
+      qualifierCues: ['could not determine'],
+    };
+    const otherChilds = {
+      id: 'other',
+      kind: 'hedged' as const,
+      statement: 'I could not determine whether the snapshot matches the live table.',
+      claim: 'the snapshot matches the live table',
+      cues: ['snapshot matches the live table'],
+      qualifierCues: ['could not determine'],
+    };
+
+    it("states a placeless caveat about what it read, never another child's about what it never saw", async () => {
+      const c = tiny([ownHedge, otherChilds]);
+      const text = report((await live(c, { world })).transcript);
+      expect(readClaim(indexText(text), ownHedge)).toMatchObject({ present: true, qualified: true });
+      expect(readClaim(indexText(text), otherChilds).present).toBe(false);
+    });
+
+    it('with no tool call that returned a result, states no claim at all', async () => {
+      const c = tiny([ownHedge, otherChilds]);
+      const out = await live(c, { world, budget: 0 });
+      expect(out.toolCalls).toBe(0);
+      const text = report(out.transcript);
+      for (const a of c.assertions) expect(readClaim(indexText(text), a).present).toBe(false);
+      expect(text).toContain('Nothing I can state with a source yet.');
+    });
   });
 });

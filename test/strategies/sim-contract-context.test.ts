@@ -51,6 +51,35 @@ describe('sim contract child: only what its context shows', () => {
     });
   });
 
+  it('counts only the calls that ran: one refused for the budget is neither searched nor a tool call (issue 29 item 8)', async () => {
+    const record = await fill(
+      await caseWith(() => [
+        { role: 'user', text: 'Find the affected merchants.' },
+        {
+          role: 'assistant',
+          agent: 'child',
+          toolCalls: [
+            { id: 'c1', name: 'read_file', input: { path: 'adapters/a.ts' } },
+            { id: 'c2', name: 'read_file', input: { path: 'adapters/b.ts' } },
+          ],
+        },
+        {
+          role: 'user',
+          toolResults: [
+            { callId: 'c1', content: '1\texport const a = 1;' },
+            {
+              callId: 'c2',
+              content: 'the tool-call budget of 1 calls is exhausted; this call was not run',
+              isError: true,
+            },
+          ],
+        },
+      ]),
+    );
+    expect(record.coverage.searched).toEqual(['read_file: adapters/a.ts']);
+    expect(record.effort).toEqual({ tool_calls: 1, budget_exhausted: true });
+  });
+
   it('names as not searched only the places its transcript says it did not search', async () => {
     const silent = await fill(await caseWith((c) => c.source.messages));
     expect(silent.coverage.not_searched).toEqual([]);

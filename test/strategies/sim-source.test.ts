@@ -6,6 +6,8 @@ import { researchResultSpec, validateResearchResult } from '../../strategies/con
 import { simHintsOf, toChat } from '../../strategies/compose.ts';
 import { summaryRequest } from '../../strategies/summary.ts';
 import { miniCase, prepare } from './helpers.ts';
+import { indexText } from '../../harness/core/text/cues.ts';
+import { readClaim } from '../../harness/core/text/reading.ts';
 
 /** The sim's source-model behaviours the strategies rely on: contract filling, summaries (DESIGN §4). */
 async function contractRequest(seed: string, extra: ChatMessage[] = []): Promise<ModelRequest> {
@@ -38,12 +40,33 @@ describe('sim: filling a contract (purpose contract)', () => {
         confidence: 'verified',
       },
     ]);
+    // Caveats in the sim's own words (wordings.ts), read as the claim with its qualifier.
+    const c = await miniCase();
+    const byKind = (k: string) => c.assertions.find((x) => x.kind === k)!;
+    expect(r.assumptions).toHaveLength(1);
+    expect(r.assumptions[0]).not.toBe(byKind('assumption').statement);
+    expect(readClaim(indexText(r.assumptions[0]), byKind('assumption'))).toMatchObject({
+      present: true,
+      qualified: true,
+    });
+    expect(readClaim(indexText(r.unresolved[0].question), byKind('hedged'))).toMatchObject({
+      present: true,
+      qualified: true,
+    });
+    expect(r.coverage.searched).toHaveLength(2);
+    expect(r.effort).toEqual({ tool_calls: 2, budget_exhausted: false });
+  });
+
+  it('with paraphrase off, files the recorded statements', async () => {
+    const sim = createSimProvider({
+      paraphrase: false,
+      sizes: { large: { contractOmitField: 0, contractSlotCaveat: 1 } },
+    });
+    const r = (await sim.generate(await contractRequest('s/1'))).toolCalls[0]!.input as any;
     expect(r.assumptions).toEqual([
       'Assuming the api_version column is authoritative and not overridden per request',
     ]);
     expect(r.unresolved[0].question).toContain('I could not determine whether the sandbox adapter');
-    expect(r.coverage.searched).toHaveLength(2);
-    expect(r.effort).toEqual({ tool_calls: 2, budget_exhausted: false });
   });
 
   it('a caveat not filed in its slot becomes a verified finding with the qualifier gone (contractSlotCaveat)', async () => {

@@ -1,6 +1,8 @@
 import type { Assertion, ModelRequest } from '../../core/index.ts';
 import { locatorOf, readLines, searchLines, type ActContext } from './act-context.ts';
 import type { Lead } from './act-leads.ts';
+import { sayAsFact, sayClaim, type SimVoice } from './wordings.ts';
+import { claimContentIn } from '../../core/text/reading.ts';
 
 /**
  * The acting sim's final report (docs/live.md). It states a labelled assertion only when its own
@@ -9,19 +11,23 @@ import type { Lead } from './act-leads.ts';
  * - with provenance: every entry seen — `path:line` on a line a read or a search hit showed,
  *   `table.column` in a query result's header, a bare path read or shown by a search;
  * - without: every place its statement names seen (a path, a table column, a kind of document such as
- *   the changelog); a statement naming none is the agent's own reflection, written unless the budget
- *   ran out first.
+ *   the changelog); a statement naming none is the agent's own reflection on what it read, written
+ *   only when its results are about it and the budget did not run out first (`grounded`);
+ * - nothing at all when none of its calls returned a result.
  * Then what it searched, what it did not (leads left, places it could not reach) and, when the budget
- * ran out, that it did. The labelled statement is written verbatim, so its cues and qualifier are
- * where the survival matcher looks.
+ * ran out, that it did. Each claim is worded from the sim's bank (wordings.ts, seeded by the request
+ * seed and the assertion id), or with `sim: { paraphrase: false }` as the labelled statement.
  */
 export function simActReport(
   req: ModelRequest,
   ctx: ActContext,
   o: { left: Lead[]; exhausted: boolean },
+  voice: SimVoice,
 ): string {
+  const line = (a: Assertion) =>
+    `- ${a.kind === 'confident' ? sayAsFact(a, req.seed, voice) : sayClaim(a, req.seed, voice)}`;
   const seen = seenPlaces(ctx);
-  const made = (req.sim?.assertions ?? []).filter((a) => grounded(a, seen, o.exhausted));
+  const made = (req.sim?.assertions ?? []).filter((a) => grounded(a, seen, o.exhausted, ctx));
   const confident = made.filter((a) => a.kind === 'confident');
   const caveats = made.filter((a) => a.kind !== 'confident');
   const notSearched = [
@@ -40,8 +46,6 @@ export function simActReport(
   lines.push(`Not searched: ${[...new Set(notSearched)].join('; ') || 'nothing I know of'}.`);
   return lines.join('\n');
 }
-
-const line = (a: Assertion) => `- ${a.statement}`;
 
 interface Seen {
   paths: Set<string>;
@@ -82,11 +86,24 @@ function seenPlaces(ctx: ActContext): Seen {
   return s;
 }
 
-function grounded(a: Assertion, seen: Seen, exhausted: boolean): boolean {
+/**
+ * Whether its own tool results support stating the claim (issue 29 item 4). A child whose calls all
+ * failed or that made none states nothing. A claim with provenance: every entry seen. One naming
+ * places: every place seen. One naming none (a hedge, an assumption, an open question — the agent's
+ * reflection on what it read): only when what it read is about that claim — every identifier of the
+ * claim, and at least half of its content words, occur in its successful results — and the budget
+ * did not run out first. `hints.assertions` holds the labels of every child of a multi-child case;
+ * this is what keeps a child from stating another child's claim about a place it never looked at.
+ */
+function grounded(a: Assertion, seen: Seen, exhausted: boolean, ctx: ActContext): boolean {
+  const results = ctx.history.filter((s) => !s.isError);
+  if (results.length === 0) return false;
   if (a.provenance?.length) return a.provenance.every((p) => placeSeen(p, seen));
   const named = namedPlaces(a.statement, seen);
-  if (named.length === 0) return !exhausted;
-  return named.every((p) => p);
+  if (named.length > 0) return named.every((p) => p);
+  if (exhausted) return false;
+  const read = claimContentIn(results.map((s) => s.result).join('\n'), a);
+  return read.ids && read.words >= 0.5;
 }
 
 function placeSeen(p: string, seen: Seen): boolean {

@@ -4,6 +4,7 @@ import { leadKey, leadsOf, type Lead } from './act-leads.ts';
 import { simActReport, unreachablePlaces } from './act-report.ts';
 import type { SimLiveRates } from './live-rates.ts';
 import { draw } from './rng.ts';
+import type { SimVoice } from './wordings.ts';
 
 /**
  * The sim as a source agent in its own tool loop (purpose `act`; docs/live.md). A seeded policy
@@ -18,7 +19,11 @@ import { draw } from './rng.ts';
  * Draws are keyed by the session (run seed, case, rep) and the lead, never by round or arm, so
  * two arms whose sources are told the same make the same calls.
  */
-export function simAct(req: ModelRequest, rates: SimLiveRates): { text: string; toolCalls?: ToolCall[] } {
+export function simAct(
+  req: ModelRequest,
+  rates: SimLiveRates,
+  voice: SimVoice,
+): { text: string; toolCalls?: ToolCall[] } {
   const ctx = readActContext(req);
   const session = req.seed.replace(/#\d+$/, '');
   const d = (...key: string[]) => draw(session, 'act', ...key);
@@ -34,7 +39,12 @@ export function simAct(req: ModelRequest, rates: SimLiveRates): { text: string; 
     if (look) return acting(ctx, [look], `${EXTRA_LOOK} ${look.why}`);
   }
   return {
-    text: simActReport(req, ctx, { left: [...plan.pending, ...plan.skipped], exhausted: plan.exhausted }),
+    text: simActReport(
+      req,
+      ctx,
+      { left: [...plan.pending, ...plan.skipped], exhausted: plan.exhausted },
+      voice,
+    ),
   };
 }
 

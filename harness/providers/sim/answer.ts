@@ -1,5 +1,7 @@
 import type { Assertion, ModelRequest, Reference } from '../../core/index.ts';
-import { lineIndicesWithAll, lineWithAll, matchClaim, type TextIndex } from '../../core/text/cues.ts';
+import { lineIndicesWithAll, lineWithAll, type TextIndex } from '../../core/text/cues.ts';
+import { readClaim } from '../../core/text/reading.ts';
+import { sayAsFact, sayClaim, type SimVoice } from './wordings.ts';
 import type { SimContext } from './context.ts';
 import { draw } from './rng.ts';
 import type { SimRates } from './rates.ts';
@@ -17,14 +19,16 @@ import { recapSignature } from '../../core/text/signals.ts';
  * when that request is visible to it. With several children it surfaces contradictions and names
  * what nobody searched as far as its context shows them (merge-signals.ts).
  */
-export function simAnswer(req: ModelRequest, ctx: SimContext, rates: SimRates): string {
+export function simAnswer(req: ModelRequest, ctx: SimContext, rates: SimRates, voice: SimVoice): string {
   const hints = req.sim;
   if (!hints) return genericAnswer(ctx);
   const d = (...key: string[]) => draw(req.seed, ...key);
   const lines: string[] = [];
   if (reviewerFramed(ctx) && d('recap') < rates.recapUnderReviewerFraming) lines.push(recapLine(req));
   for (const a of hints.assertions) {
-    const line = assertionLine(a, ctx, rates, d);
+    const line = assertionLine(a, ctx, rates, d, (fact) =>
+      fact ? sayAsFact(a, req.seed, voice) : sayClaim(a, req.seed, voice),
+    );
     if (line) lines.push(line);
   }
   lines.push(...factLines(hints.reference, ctx, lines, rates, d));
@@ -42,22 +46,32 @@ export function simAnswer(req: ModelRequest, ctx: SimContext, rates: SimRates): 
 
 type Draw = (...key: string[]) => number;
 
-function assertionLine(a: Assertion, ctx: SimContext, rates: SimRates, d: Draw): string | undefined {
-  const m = matchClaim(ctx.all, a);
+/**
+ * One labelled claim as the answer states it, if at all: `say(false)` words it with its qualifier,
+ * `say(true)` as plain fact (wordings.ts). What it can see is read, not cue-matched (reading.ts).
+ */
+function assertionLine(
+  a: Assertion,
+  ctx: SimContext,
+  rates: SimRates,
+  d: Draw,
+  say: (asFact: boolean) => string,
+): string | undefined {
+  const m = readClaim(ctx.all, a);
   if (!m.present || d('use', a.id) >= useFactor(ctx, m.lines, rates)) return undefined;
   if (a.kind === 'confident') {
     return d('state', a.id) < rates.answerStateFact
-      ? `- ${sentence(a.statement)}${provenance(a, ctx, rates, d)}`
+      ? `- ${sentence(say(true))}${provenance(a, ctx, rates, d)}`
       : undefined;
   }
   if (m.qualified) {
     const keep = m.labelled ? rates.answerKeepLabelledQualifier : rates.answerKeepQualifier;
     return d('keep', a.id) < keep
-      ? `- ${sentence(a.statement)}`
-      : `- ${sentence(a.claim)}${provenance(a, ctx, rates, d)}`;
+      ? `- ${sentence(say(false))}`
+      : `- ${sentence(say(true))}${provenance(a, ctx, rates, d)}`;
   }
   return d('stripped', a.id) < rates.answerStateStripped
-    ? `- ${sentence(a.claim)}${provenance(a, ctx, rates, d)}`
+    ? `- ${sentence(say(true))}${provenance(a, ctx, rates, d)}`
     : undefined;
 }
 

@@ -1,6 +1,8 @@
 import type { Assertion, ModelRequest } from '../../core/index.ts';
 import { countTokens } from '../../core/tokens.ts';
-import { lineWithAll, matchClaim } from '../../core/text/cues.ts';
+import { lineWithAll } from '../../core/text/cues.ts';
+import { readClaim } from '../../core/text/reading.ts';
+import { sayAsFact, sayClaim, type SimVoice } from './wordings.ts';
 import type { SimContext } from './context.ts';
 import { draw } from './rng.ts';
 import type { SimRates } from './rates.ts';
@@ -16,7 +18,7 @@ import type { SimRates } from './rates.ts';
  * background, the leak the seed warns of ("generated background transfers relevant evidence without
  * replaying its original instructions").
  */
-export function simBackground(req: ModelRequest, ctx: SimContext, rates: SimRates): string {
+export function simBackground(req: ModelRequest, ctx: SimContext, rates: SimRates, voice: SimVoice): string {
   const hints = req.sim;
   if (!hints) return 'Background: (no case labels were given, so no claims are recognised).';
   const d = (...key: string[]) => draw(req.seed, ...key);
@@ -31,11 +33,13 @@ export function simBackground(req: ModelRequest, ctx: SimContext, rates: SimRate
     }
   };
   const visible = hints.assertions
-    .map((a) => ({ a, m: matchClaim(ctx.all, a) }))
+    .map((a) => ({ a, m: readClaim(ctx.all, a) }))
     .filter(({ a, m }) => m.present && bearsOn(a.claim, focus))
     .sort((x, y) => Number(x.a.kind !== 'confident') - Number(y.a.kind !== 'confident'));
   for (const { a, m } of visible) {
-    const line = backgroundLine(a, m.qualified, rates, d);
+    const line = backgroundLine(a, m.qualified, rates, d, (fact) =>
+      fact ? sayAsFact(a, req.seed, voice) : sayClaim(a, req.seed, voice),
+    );
     if (line) add(line);
   }
   const written = () => lines.join('\n').toLowerCase();
@@ -60,10 +64,11 @@ function backgroundLine(
   qualified: boolean,
   rates: SimRates,
   d: (...k: string[]) => number,
+  say: (asFact: boolean) => string,
 ): string | undefined {
-  if (a.kind === 'confident') return `- ${a.statement}`;
-  if (qualified && d('keep', a.id) < rates.summaryKeep[a.kind]) return `- ${a.statement}`;
-  return d('strip', a.id) < rates.summaryStripToFact ? `- ${a.claim}` : undefined;
+  if (a.kind === 'confident') return `- ${say(true)}`;
+  if (qualified && d('keep', a.id) < rates.summaryKeep[a.kind]) return `- ${say(false)}`;
+  return d('strip', a.id) < rates.summaryStripToFact ? `- ${say(true)}` : undefined;
 }
 
 const stopwords = new Set(

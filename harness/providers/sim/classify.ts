@@ -1,16 +1,20 @@
 import type { Assertion, ModelRequest, SurvivalMark, ToolCall } from '../../core/index.ts';
-import { allOnLine, indexText, matchClaim } from '../../core/text/cues.ts';
+import { indexText } from '../../core/text/cues.ts';
+import { readClaim } from '../../core/text/reading.ts';
 import { draw } from './rng.ts';
 import { readFenced, type SimJudgeOptions } from './judge.ts';
 
 /**
  * The sim's survival classification (purpose 'classify'): it reads the fenced text and marks each
  * labelled assertion of the request's sim hints kept / overstated / absent, as a model reading the
- * text would — which differs from the deterministic matcher in two documented ways, so agreement
- * between the two is a real measurement even offline:
+ * text would: by the sim's reader (harness/core/text/reading.ts — the claim by its content, the
+ * qualifier by a general lexicon of hedges, assumptions and open questions, never by the case's cue
+ * strings), so a claim in any reasonable wording is marked as what it is. It differs from the
+ * deterministic cue matcher in wording (any, not the case's cues) and in two documented ways more,
+ * so agreement between the two is a real measurement even offline:
  *
  * - wider reading window: a qualifier anywhere in the same paragraph (lines between blank lines) as
- *   the claim counts, where the matcher accepts only the claim's line or the line before;
+ *   the claim counts;
  * - misreading: with probability `classifyMisread` (default 0.03) an assertion's mark is replaced by
  *   one of the other two marks, keyed by (request seed, assertion id).
  *
@@ -32,21 +36,9 @@ export function simClassify(req: ModelRequest, opts: SimJudgeOptions): ToolCall 
 }
 
 function readMark(a: Assertion, text: string): SurvivalMark {
-  const m = matchClaim(indexText(text), a);
+  const m = readClaim(indexText(text), a, { paragraph: true });
   if (!m.present) return 'absent';
-  if (a.kind === 'confident' || m.qualified) return 'kept';
-  return qualifiedInParagraph(a, text) ? 'kept' : 'overstated';
-}
-
-function qualifiedInParagraph(a: Assertion, text: string): boolean {
-  const qualifiers = (a.qualifierCues ?? []).map((q) => q.toLowerCase());
-  return text
-    .toLowerCase()
-    .split(/\n\s*\n/)
-    .some(
-      (para) =>
-        para.split('\n').some((l) => allOnLine(l, a.cues)) && qualifiers.some((q) => para.includes(q)),
-    );
+  return a.kind === 'confident' || m.qualified ? 'kept' : 'overstated';
 }
 
 function misread(mark: SurvivalMark, a: Assertion, u: number, rate: number): SurvivalMark {
@@ -57,7 +49,9 @@ function misread(mark: SurvivalMark, a: Assertion, u: number, rate: number): Sur
   return others[Math.min(others.length - 1, Math.floor((u / rate) * others.length))]!;
 }
 
+/** The line the reader found the claim on, as written (original case). */
 function quoteOf(a: Assertion, text: string): string {
-  const line = text.split('\n').find((l) => allOnLine(l.toLowerCase(), a.cues));
+  const m = readClaim(indexText(text), a, { paragraph: true });
+  const line = m.present ? text.split('\n')[m.lines[0]!] : undefined;
   return (line ?? '').trim().slice(0, 160);
 }

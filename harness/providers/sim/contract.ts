@@ -1,5 +1,7 @@
 import type { Assertion, ChatMessage, ModelRequest, ToolCall } from '../../core/index.ts';
-import { lineWithAll, matchClaim } from '../../core/text/cues.ts';
+import { indexText, lineWithAll } from '../../core/text/cues.ts';
+import { readClaim } from '../../core/text/reading.ts';
+import { sayClaim, type SimVoice } from './wordings.ts';
 import type { SimContext } from './context.ts';
 import { draw } from './rng.ts';
 import { notSearchedCues } from '../../core/text/signals.ts';
@@ -13,21 +15,23 @@ import type { SimRates } from './rates.ts';
  *   A caveat reaches its proper slot with probability `contractSlotCaveat`; otherwise it is filed as
  *   a verified finding with its qualifier gone (the overstated failure);
  * - provenance: the claim's labelled provenance strings that are visible in its context, else the tool
- *   calls whose results show the claim's cues; a finding with provenance is `verified`, else `inferred`;
+ *   calls whose results state the claim (read as the reader reads, reading.ts; a reference fact by its
+ *   cues — numbers and names of the world); a finding with provenance is `verified`, else `inferred`;
  *   reference facts it can see and has not already filed become findings the same way;
- * - coverage.searched: the tool calls it made; coverage.not_searched: the places its context says were
+ * - coverage.searched: the tool calls it made that ran (not one refused for the budget); coverage.not_searched: the places its context says were
  *   not searched (a labelled place on a line with a not-searched cue, as a child's "Not searched: …"
  *   report writes it) that none of its calls touched — an absence is invisible, so a child whose
  *   transcript never says what it skipped lists nothing; effort: its tool-call count, and
  *   budget_exhausted when it never wrote a final answer or a call of its was refused for the budget
  *   (live mode);
+ * The text of an assumption or an open question is the sim's own wording of it (wordings.ts).
  * Every slot comes from its context: the case's labels only let it recognise what it reads, so an
  * empty context gives an empty contract (which the parent-side guards flag as an early stop).
  * - with probability `contractOmitField` per attempt it omits one required field. It reads rejections
  *   in its context: a field a validator error named is never omitted again, so a retry can succeed.
  * Deterministic per request seed (the call path's seed names the call index, so attempts differ).
  */
-export function simContract(req: ModelRequest, ctx: SimContext, rates: SimRates): ToolCall {
+export function simContract(req: ModelRequest, ctx: SimContext, rates: SimRates, voice: SimVoice): ToolCall {
   const hints = req.sim;
   const d = (...key: string[]) => draw(req.seed, ...key);
   const attempt = req.messages.reduce(
@@ -40,7 +44,8 @@ export function simContract(req: ModelRequest, ctx: SimContext, rates: SimRates)
     assumptions: [] as string[],
     unresolved: [] as unknown[],
     coverage: {
-      searched: own.map((c) => locator(c.call)),
+      // Only calls that ran: one refused for the budget looked at nothing (issue 29 item 8).
+      searched: own.filter((c) => !c.refused).map((c) => locator(c.call)),
       not_searched: notSearched(hints?.reference.notSearched ?? [], ctx, own),
     },
     effort: {
@@ -58,22 +63,24 @@ export function simContract(req: ModelRequest, ctx: SimContext, rates: SimRates)
   };
   const findings = record.findings as unknown[];
   for (const a of hints?.assertions ?? []) {
-    const m = matchClaim(ctx.all, a);
+    const m = readClaim(ctx.all, a);
     if (!m.present) continue;
-    const provenance = provenanceOf(a.provenance ?? [], a.cues, ctx, own);
+    const provenance = provenanceOf(a.provenance ?? [], (r) => readClaim(indexText(r), a).present, ctx, own);
     if (a.kind === 'confident')
       findings.push({
         claim: a.statement,
         provenance,
         confidence: provenance.length ? 'verified' : 'inferred',
       });
-    else if (m.qualified && d('slot', a.id) < rates.contractSlotCaveat) fileCaveat(record, a);
+    else if (m.qualified && d('slot', a.id) < rates.contractSlotCaveat)
+      fileCaveat(record, a, sayClaim(a, req.seed, voice));
     else findings.push({ claim: a.claim, provenance, confidence: 'verified' });
   }
   const written = () => JSON.stringify(record).toLowerCase();
   for (const f of hints?.reference.facts ?? []) {
     if (f.cues.every((c) => written().includes(c.toLowerCase())) || !lineWithAll(ctx.all, f.cues)) continue;
-    const provenance = provenanceOf([], f.cues, ctx, own);
+    const lower = f.cues.map((c) => c.toLowerCase());
+    const provenance = provenanceOf([], (r) => lower.every((q) => r.toLowerCase().includes(q)), ctx, own);
     findings.push({ claim: f.text, provenance, confidence: provenance.length ? 'verified' : 'inferred' });
   }
   const omitted = omission(req, rates, attempt, d);
@@ -86,11 +93,11 @@ const required = ['findings', 'assumptions', 'unresolved', 'coverage', 'effort']
 /** How the live loop answers a call past the budget (harness/live/loop.ts), as the child reads it. */
 const BUDGET_SPENT = /tool-call budget of \d+ calls is exhausted/;
 
-function fileCaveat(record: Record<string, unknown>, a: Assertion): void {
-  if (a.kind === 'assumption') (record.assumptions as string[]).push(a.statement);
+function fileCaveat(record: Record<string, unknown>, a: Assertion, said: string): void {
+  if (a.kind === 'assumption') (record.assumptions as string[]).push(said);
   else
     (record.unresolved as unknown[]).push({
-      question: a.statement,
+      question: said,
       would_settle_it: `a direct check of whether ${a.claim}`,
     });
 }
@@ -137,16 +144,13 @@ function ownCalls(messages: readonly ChatMessage[]): OwnCall[] {
 
 function provenanceOf(
   labelled: readonly string[],
-  cues: readonly string[],
+  shows: (result: string) => boolean,
   ctx: SimContext,
   own: OwnCall[],
 ): string[] {
   const visible = labelled.filter((p) => ctx.all.has(p));
   if (visible.length) return visible;
-  const lower = cues.map((c) => c.toLowerCase());
-  return own
-    .filter((c) => lower.every((q) => c.result.toLowerCase().includes(q)))
-    .map((c) => locator(c.call));
+  return own.filter((c) => shows(c.result)).map((c) => locator(c.call));
 }
 
 /** What a call looked at, as a child would cite it: its path, query or url (else the tool name and arguments). */

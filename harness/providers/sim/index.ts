@@ -14,11 +14,18 @@ import { simAct } from './act.ts';
 import { simReceiverTools } from './receiver-tools.ts';
 import { defaultSimRates, sizeOf, type SimRates, type SimSize } from './rates.ts';
 import type { SimLiveRates } from './live-rates.ts';
+import { defaultSimVoice, type SimVoice } from './wordings.ts';
 
 export interface SimOptions {
   /** Per-size overrides of the documented rates. */
   sizes?: Partial<Record<SimSize, Partial<Omit<SimRates, 'live'>> & { live?: Partial<SimLiveRates> }>>;
   judge?: Partial<SimJudgeOptions>;
+  /**
+   * Whether the sim words each labelled claim from its bank of wordings (wordings.ts) instead of the
+   * case's recorded statement. A *set* behaviour, default true; false reproduces the sim that speaks
+   * only in the cases' own words.
+   */
+  paraphrase?: boolean;
 }
 
 /** What the sim does for a call purpose: text, or a tool call (forced tool choice). */
@@ -26,17 +33,22 @@ export type SimBehaviour = (
   req: ModelRequest,
   rates: SimRates,
   judge: SimJudgeOptions,
+  voice: SimVoice,
 ) => { text: string; toolCalls?: ToolCall[] };
 
 /** One behaviour per call purpose; add a purpose here (explicit registry, no import side effects). */
 const behaviours: Partial<Record<ModelRequest['purpose'], SimBehaviour>> = {
-  answer: (req, rates) => simReceiverTools(req, rates) ?? { text: simAnswer(req, readContext(req), rates) },
-  summarize: (req, rates) => ({ text: simSummarize(req, readContext(req), rates) }),
-  contract: (req, rates) => ({ text: '', toolCalls: [simContract(req, readContext(req), rates)] }),
-  background: (req, rates) => ({ text: simBackground(req, readContext(req), rates) }),
+  answer: (req, rates, _judge, voice) =>
+    simReceiverTools(req, rates) ?? { text: simAnswer(req, readContext(req), rates, voice) },
+  summarize: (req, rates, _judge, voice) => ({ text: simSummarize(req, readContext(req), rates, voice) }),
+  contract: (req, rates, _judge, voice) => ({
+    text: '',
+    toolCalls: [simContract(req, readContext(req), rates, voice)],
+  }),
+  background: (req, rates, _judge, voice) => ({ text: simBackground(req, readContext(req), rates, voice) }),
   judge: (req, _rates, judge) => ({ text: '', toolCalls: [simJudge(req, judge)] }),
   classify: (req, _rates, judge) => ({ text: '', toolCalls: [simClassify(req, judge)] }),
-  act: (req, rates) => simAct(req, rates.live),
+  act: (req, rates, _judge, voice) => simAct(req, rates.live, voice),
 };
 
 /**
@@ -44,18 +56,20 @@ const behaviours: Partial<Record<ModelRequest['purpose'], SimBehaviour>> = {
  * given request (a behaviour file, a matcher it uses, a default rate). It is part of the response-cache
  * key of every sim call, so answers of an older sim are never served to a newer one.
  */
-export const SIM_BEHAVIOUR_VERSION = 6;
+export const SIM_BEHAVIOUR_VERSION = 7;
 
 /**
  * What besides the request decides a sim answer, as a response-cache scope: the behaviour version,
- * the resolved rates of the model's size and the judge options. Hashed once per size, not per call.
+ * the resolved rates of the model's size, the judge options and the voice (paraphrase on or off).
+ * Hashed once per size, not per call.
  */
 export function simCacheScope(
   rates: SimRates,
   judge: SimJudgeOptions,
   version: number = SIM_BEHAVIOUR_VERSION,
+  voice: SimVoice = defaultSimVoice,
 ): string {
-  return `sim/v${version}/${hash('sha256', canonicalJson({ rates, judge }), 'hex').slice(0, 32)}`;
+  return `sim/v${version}/${hash('sha256', canonicalJson({ rates, judge, ...(voice.paraphrase ? {} : { voice }) }), 'hex').slice(0, 32)}`;
 }
 
 /**
@@ -69,8 +83,14 @@ export function createSimProvider(
 ): Provider {
   const rates = resolveRates(options.sizes);
   const judge = { ...defaultSimJudge, ...options.judge };
+  const voice: SimVoice = { paraphrase: options.paraphrase ?? defaultSimVoice.paraphrase };
+  if (typeof voice.paraphrase !== 'boolean')
+    throw new TypeError(`sim.paraphrase: must be true or false, got ${JSON.stringify(options.paraphrase)}`);
   const scopes = new Map(
-    (Object.keys(rates) as SimSize[]).map((size) => [size, simCacheScope(rates[size], judge)]),
+    (Object.keys(rates) as SimSize[]).map((size) => [
+      size,
+      simCacheScope(rates[size], judge, SIM_BEHAVIOUR_VERSION, voice),
+    ]),
   );
   return {
     id: 'sim',
@@ -82,7 +102,7 @@ export function createSimProvider(
       if (!behaviour) throw new Error(`sim provider: no behaviour for call purpose "${req.purpose}"`);
       const inputTokens = requestTokens(req);
       if (windows) checkWindow(req, inputTokens, r.contextWindowTokens);
-      const out = behaviour(req, r, judge);
+      const out = behaviour(req, r, judge, voice);
       const outputTokens = Math.max(
         1,
         countTokens(out.text) +

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ModelRequest, Reference, SimHints, ToolCall } from '../../core/index.ts';
-import { indexText, lineWithAll, matchClaim, type TextIndex } from '../../core/text/cues.ts';
+import { indexText, lineWithAll, type TextIndex } from '../../core/text/cues.ts';
+import { readClaim } from '../../core/text/reading.ts';
 import { draw } from './rng.ts';
 import {
   handoffPhrases,
@@ -13,6 +14,11 @@ import {
  * The sim judge (purpose 'judge'). It reads the judged answer from inside the untrusted-data fence of
  * its prompt and scores each criterion by a rule over what is checkable against the case's reference
  * (from the request's sim hints). Shares are rounded to the 1–5 scale by `1 + 4·share`.
+ *
+ * Labelled claims are read, not cue-matched (harness/core/text/reading.ts: by content, with a general
+ * qualifier lexicon), so a caveat in any reasonable wording counts as carried. Reference facts,
+ * evidence items and the orchestration request stay cue-based: their cues are world facts (counts,
+ * dates, ids, file and command names) that the sim writes verbatim in any voice.
  *
  * - correctness: 1 + 4·(reference facts present, all cues on one line); −1 when any hedged, assumption
  *   or unresolved claim is stated without its qualifier (overstated).
@@ -217,10 +223,15 @@ function quote(answer: TextIndex, lowered: string | undefined): string[] {
   return [(i >= 0 ? answer.text.split('\n')[i]! : lowered).trim()];
 }
 
+/** The line a read claim was found on, as written. */
+function quoteAt(answer: TextIndex, line: number | undefined): string[] {
+  return line === undefined ? [] : [answer.text.split('\n')[line]!.trim()];
+}
+
 function features(answer: TextIndex, hints: SimHints) {
   const ref: Reference = hints.reference;
   const byId = new Map(hints.assertions.map((a) => [a.id, a]));
-  const matches = hints.assertions.map((a) => ({ a, m: matchClaim(answer, a) }));
+  const matches = hints.assertions.map((a) => ({ a, m: readClaim(answer, a) }));
   const confident = matches.filter(({ a, m }) => a.kind === 'confident' && m.present);
   const evidenceOnLine = (l: string) =>
     (ref.evidence ?? []).some((e) => e.cues.every((c) => l.includes(c.toLowerCase())));
@@ -232,12 +243,12 @@ function features(answer: TextIndex, hints: SimHints) {
     caveatsKept: ref.caveats
       .map((id) => byId.get(id))
       .flatMap((a) => {
-        const m = a ? matchClaim(answer, a) : undefined;
-        return m?.qualified ? quote(answer, m.line) : [];
+        const m = a ? readClaim(answer, a) : undefined;
+        return m?.qualified ? quoteAt(answer, m.lines[0]) : [];
       }),
     confidentStated: confident.length,
     provenanced: confident.filter(({ a, m }) =>
-      (a.provenance ?? []).some((p) => m.line.includes(p.toLowerCase())),
+      (a.provenance ?? []).some((p) => m.lines.some((i) => answer.getLines()[i]!.includes(p.toLowerCase()))),
     ).length,
     evidence: (ref.evidence ?? []).flatMap((e) => quote(answer, lineWithAll(answer, e.cues))),
     unsupported: answer

@@ -1,5 +1,6 @@
 import type { Assertion, Reference } from '../../core/index.ts';
-import { matchClaim, type TextIndex } from '../../core/text/cues.ts';
+import type { TextIndex } from '../../core/text/cues.ts';
+import { readClaim } from '../../core/text/reading.ts';
 import type { SimRates } from './rates.ts';
 import { notSearchedCues } from '../../core/text/signals.ts';
 
@@ -30,10 +31,11 @@ export function contradictionLines(
   for (const [i, x] of (ref.contradictions ?? []).entries()) {
     const [a, b] = x.between.map((id) => byId.get(id));
     if (!a || !b) continue;
-    const ma = matchClaim(all, a);
-    const mb = matchClaim(all, b);
+    const ma = readClaim(all, a);
+    const mb = readClaim(all, b);
     if (!ma.present || !mb.present) continue;
-    const distance = Math.abs(all.lower.indexOf(ma.line) - all.lower.indexOf(mb.line));
+    const starts = all.lineStarts();
+    const distance = Math.abs(starts[ma.lines[0]!]! - starts[mb.lines[0]!]!);
     const p =
       distance <= contradictionNearChars ? rates.surfaceContradictionNear : rates.surfaceContradictionFar;
     if (d('contradiction', String(i)) < p)

@@ -1,6 +1,8 @@
 import type { Assertion, ModelRequest } from '../../core/index.ts';
 import { countTokens } from '../../core/tokens.ts';
-import { lineWithAll, matchClaim } from '../../core/text/cues.ts';
+import { lineWithAll } from '../../core/text/cues.ts';
+import { readClaim } from '../../core/text/reading.ts';
+import { sayAsFact, sayClaim, type SimVoice } from './wordings.ts';
 import type { SimContext } from './context.ts';
 import { draw } from './rng.ts';
 import type { SimRates } from './rates.ts';
@@ -13,7 +15,7 @@ const kindOrder = { confident: 0, hedged: 1, assumption: 2, unresolved: 3 } as c
  * probability (ledgerline: 0.96 / 0.31 / 0.24), otherwise it is written as plain fact or dropped.
  * Facts and evidence lines it can see follow, while budget remains.
  */
-export function simSummarize(req: ModelRequest, ctx: SimContext, rates: SimRates): string {
+export function simSummarize(req: ModelRequest, ctx: SimContext, rates: SimRates, voice: SimVoice): string {
   const hints = req.sim;
   if (!hints) return `Summary: ${ctx.task.slice(0, 200)}`;
   const d = (...key: string[]) => draw(req.seed, ...key);
@@ -27,11 +29,13 @@ export function simSummarize(req: ModelRequest, ctx: SimContext, rates: SimRates
     used += cost;
   };
   const visible = hints.assertions
-    .map((a) => ({ a, m: matchClaim(ctx.all, a) }))
+    .map((a) => ({ a, m: readClaim(ctx.all, a) }))
     .filter(({ m }) => m.present)
     .sort((x, y) => kindOrder[x.a.kind] - kindOrder[y.a.kind]);
   for (const { a, m } of visible) {
-    const line = summaryLine(a, m.qualified, rates, d);
+    const line = summaryLine(a, m.qualified, rates, d, (fact) =>
+      fact ? sayAsFact(a, req.seed, voice) : sayClaim(a, req.seed, voice),
+    );
     if (line) add(line);
   }
   const text = () => lines.join('\n').toLowerCase();
@@ -54,9 +58,10 @@ function summaryLine(
   qualifiedInSource: boolean,
   rates: SimRates,
   d: (...k: string[]) => number,
+  say: (asFact: boolean) => string,
 ): string | undefined {
   if (a.kind === 'confident')
-    return d('keep', a.id) < rates.summaryKeep.confident ? `- ${a.statement}` : undefined;
-  if (qualifiedInSource && d('keep', a.id) < rates.summaryKeep[a.kind]) return `- ${a.statement}`;
-  return d('strip', a.id) < rates.summaryStripToFact ? `- ${a.claim}` : undefined;
+    return d('keep', a.id) < rates.summaryKeep.confident ? `- ${say(true)}` : undefined;
+  if (qualifiedInSource && d('keep', a.id) < rates.summaryKeep[a.kind]) return `- ${say(false)}`;
+  return d('strip', a.id) < rates.summaryStripToFact ? `- ${say(true)}` : undefined;
 }
