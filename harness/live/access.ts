@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { World, WorldTests } from '../core/index.ts';
@@ -36,16 +36,23 @@ export function diskAccess(w: MaterializedWorld): WorldAccess {
     },
     readFile(path) {
       const { abs } = resolveInside(w.repoDir, path);
-      const st = statOrUndefined(abs);
+      // Followed: resolveInside has already resolved an existing path, so what is left to follow is a
+      // dangling link — a miss, reported with the model's path, never the temporary one.
+      const st = statSync(abs, { throwIfNoEntry: false });
       if (!st) return undefined;
       if (st.isDirectory())
         throw new ToolCallError(`EISDIR: "${path}" is a directory; search_code lists files`);
+      refuseHardLink(st, path);
       return readFileSync(abs, 'utf8');
     },
     docNames: w.docNames,
     readDoc(name) {
       if (!w.docNames.includes(name)) return undefined;
-      return readFileSync(resolveInside(w.docsDir, name, 'name').abs, 'utf8');
+      const { abs } = resolveInside(w.docsDir, name, 'name');
+      const st = statSync(abs, { throwIfNoEntry: false });
+      if (!st?.isFile()) return undefined;
+      refuseHardLink(st, name);
+      return readFileSync(abs, 'utf8');
     },
     tables: w.tables,
     db: w.db,
@@ -54,12 +61,22 @@ export function diskAccess(w: MaterializedWorld): WorldAccess {
   };
 }
 
-/** Regular files only; symbolic links are not followed (ripgrep's default), so none leads outside. */
+/**
+ * A file with a second name may be that name for a file outside the world: a hard link, which no
+ * real path reveals. The harness writes every world file once (one link), so a second name was
+ * planted after, and the file is refused.
+ */
+function refuseHardLink(st: Stats, path: string): void {
+  if (st.isFile() && st.nlink > 1)
+    throw new ToolCallError(`"${path}" is a hard link to a file that may be outside the world; refused`);
+}
+
+/** Regular files only; symbolic links are not followed (ripgrep's default), so none leads outside; hard links are skipped. */
 function walk(abs: string, rel: string, out: Record<string, string>): void {
   const st = statOrUndefined(abs);
   if (!st) return;
   if (st.isFile()) {
-    out[rel] = readFileSync(abs, 'utf8');
+    if (st.nlink === 1) out[rel] = readFileSync(abs, 'utf8');
     return;
   }
   if (!st.isDirectory()) return;
