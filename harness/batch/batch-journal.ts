@@ -16,7 +16,7 @@ export interface SubmittedBatches {
   /** custom_id → the vendor batch id of its latest submission, per provider. */
   batchOf: Map<string, string>;
   /** Local ids whose `created` line is missing (a kill during the create call): those requests are sent again. */
-  unconfirmed: { provider: string; local: string; requests: number }[];
+  unconfirmed: { provider: string; local: string; requests: number; customIds: string[] }[];
   /** How many local ids are in use (new ones continue the count). */
   count: number;
 }
@@ -28,19 +28,31 @@ export function readBatchJournal(dir: string, provider: string): SubmittedBatche
   repairJsonl(join(dir, batchJournalName));
   const records = readJsonl<BatchRecord>(join(dir, batchJournalName));
   const pending = new Map<string, string[]>();
+  // Each custom_id's latest submission (the last `submitting` line naming it), whatever order the
+  // `created` lines come in: a request resubmitted (--retry-errors, an expired batch) is answered by
+  // its new batch, never the old one; one whose latest submission is unconfirmed maps to no batch.
+  const latest = new Map<string, string>();
   const batchOf = new Map<string, string>();
   let count = 0;
   for (const r of records) {
     if (r.provider !== provider) continue;
     if (r.kind === 'submitting') {
       pending.set(r.local, r.customIds);
+      for (const id of r.customIds) {
+        latest.set(id, r.local);
+        batchOf.delete(id);
+      }
       count++;
     } else {
-      for (const id of pending.get(r.local) ?? []) batchOf.set(id, r.batchId);
+      for (const id of pending.get(r.local) ?? []) if (latest.get(id) === r.local) batchOf.set(id, r.batchId);
       pending.delete(r.local);
     }
   }
-  const unconfirmed = [...pending].map(([local, ids]) => ({ provider, local, requests: ids.length }));
+  // An unconfirmed submission whose requests were all submitted again later is no longer waiting.
+  const unconfirmed = [...pending]
+    .map(([local, ids]) => ({ provider, local, customIds: ids.filter((id) => latest.get(id) === local) }))
+    .filter((u) => u.customIds.length > 0)
+    .map((u) => ({ ...u, requests: u.customIds.length }));
   return { batchOf, unconfirmed, count };
 }
 
