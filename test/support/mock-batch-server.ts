@@ -30,6 +30,15 @@ export interface BatchMockOptions {
   responder?: Responder;
   /** Per request: undefined answers it; otherwise it fails that way. `batch` counts from 1 per server. */
   outcome?: (ctx: { batch: number; customId: string; body: any; protocol: Protocol }) => Outcome;
+  /** Faults, each a count consumed as requests arrive (tests set and reset them). */
+  faults?: {
+    /** Create calls that create the batch but never answer (the client times out; the batch exists). */
+    hangCreates?: number;
+    /** Create calls answered 500 without creating anything. */
+    failCreates?: number;
+    /** Status reads (GET one batch) answered 500: an outage of the batch API. */
+    statusErrors?: number;
+  };
 }
 
 export interface BatchMockStats {
@@ -42,6 +51,7 @@ export interface BatchMockStats {
 }
 
 interface MockBatch {
+  metadata?: Record<string, string>;
   id: string;
   n: number;
   protocol: Protocol;
@@ -98,14 +108,53 @@ export async function startBatchMock(options: BatchMockOptions = {}): Promise<Ba
     batches.set(b.id, b);
     return b;
   };
+  const faults = () => (options.faults ??= {});
+  /** Consumes one of a fault's count: true when this request is to fail that way. */
+  const take = (k: keyof NonNullable<BatchMockOptions['faults']>) => {
+    const n = faults()[k] ?? 0;
+    if (n <= 0) return false;
+    faults()[k] = n - 1;
+    return true;
+  };
+  const serverError = (res: http.ServerResponse) =>
+    json(res, 500, { type: 'error', error: { type: 'api_error', message: 'injected outage' } });
+  /** Newest first, as both vendors list batches (one page). */
+  const listed = (protocol: Protocol) =>
+    [...batches.values()].filter((b) => b.protocol === protocol).sort((a, b) => b.n - a.n);
   const route = (req: http.IncomingMessage, raw: Buffer, res: http.ServerResponse) => {
     const path = (req.url ?? '').split('?')[0]!;
     let m: RegExpMatchArray | null;
-    if (req.method === 'POST' && path === '/v1/messages/batches') {
-      const body = JSON.parse(raw.toString('utf8'));
-      const lines = body.requests.map((r: any) => ({ customId: r.custom_id, body: r.params }));
-      return json(res, 200, anthropicBatch(create('anthropic', lines), url, ended, settle));
+    if (req.method === 'POST' && (path === '/v1/messages/batches' || path === '/v1/batches')) {
+      if (take('failCreates')) return serverError(res);
+      if (take('hangCreates')) {
+        createBatch(path, raw, res);
+        return; // created, never answered: the client's timeout ends the call
+      }
+      return createBatch(path, raw, res, true);
     }
+    if (req.method === 'GET' && path === '/v1/messages/batches') {
+      const data = listed('anthropic').map((b) => anthropicBatch(b, url, ended, settle));
+      return json(res, 200, {
+        data,
+        has_more: false,
+        first_id: data[0]?.id ?? null,
+        last_id: data.at(-1)?.id ?? null,
+      });
+    }
+    if (req.method === 'GET' && path === '/v1/batches') {
+      const data = listed('openai').map((b) =>
+        openaiBatch(b, files, ended, settle, options.processMs ?? 100),
+      );
+      return json(res, 200, {
+        object: 'list',
+        data,
+        has_more: false,
+        first_id: data[0]?.id,
+        last_id: data.at(-1)?.id,
+      });
+    }
+    if (req.method === 'GET' && /^\/v1\/(messages\/)?batches\/[^/]+$/.test(path) && take('statusErrors'))
+      return serverError(res);
     if ((m = path.match(/^\/v1\/messages\/batches\/([^/]+)(\/results)?$/)) && req.method === 'GET') {
       const b = batches.get(m[1]!);
       if (!b)
@@ -135,22 +184,6 @@ export async function startBatchMock(options: BatchMockOptions = {}): Promise<Ba
         status: 'processed',
       });
     }
-    if (req.method === 'POST' && path === '/v1/batches') {
-      const body = JSON.parse(raw.toString('utf8'));
-      const text = files.get(body.input_file_id);
-      if (text === undefined)
-        return json(res, 400, { error: { message: 'no such input file', type: 'invalid_request_error' } });
-      const lines = text
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l))
-        .map((l) => ({ customId: l.custom_id, body: l.body }));
-      return json(
-        res,
-        200,
-        openaiBatch(create('openai', lines), files, ended, settle, options.processMs ?? 100),
-      );
-    }
     if ((m = path.match(/^\/v1\/batches\/([^/]+)$/)) && req.method === 'GET') {
       const b = batches.get(m[1]!);
       if (!b) return json(res, 404, { error: { message: 'no batch', type: 'invalid_request_error' } });
@@ -169,6 +202,27 @@ export async function startBatchMock(options: BatchMockOptions = {}): Promise<Ba
     }
     json(res, 404, { error: { message: `no route ${req.method} ${path}` } });
   };
+  /** A create call: the batch is made; `answer` false leaves the call hanging (its batch exists). */
+  function createBatch(path: string, raw: Buffer, res: http.ServerResponse, answer = false): void {
+    const body = JSON.parse(raw.toString('utf8'));
+    if (path === '/v1/messages/batches') {
+      const lines = body.requests.map((r: any) => ({ customId: r.custom_id, body: r.params }));
+      const b = create('anthropic', lines);
+      if (answer) json(res, 200, anthropicBatch(b, url, ended, settle));
+      return;
+    }
+    const text = files.get(body.input_file_id);
+    if (text === undefined)
+      return json(res, 400, { error: { message: 'no such input file', type: 'invalid_request_error' } });
+    const lines = text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .map((l) => ({ customId: l.custom_id, body: l.body }));
+    const b = create('openai', lines);
+    if (body.metadata) b.metadata = body.metadata;
+    if (answer) json(res, 200, openaiBatch(b, files, ended, settle, options.processMs ?? 100));
+  }
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -243,6 +297,7 @@ function openaiBatch(
     completion_window: '24h',
     input_file_id: 'file-in',
     created_at: Math.floor(b.createdAt / 1000),
+    metadata: b.metadata ?? null,
   };
   if (!done) {
     const status =
