@@ -4,6 +4,7 @@ import type Database from 'better-sqlite3';
 import type { World, WorldTests } from '../core/index.ts';
 import { ToolCallError } from '../core/errors.ts';
 import { normalizeWorldPath, resolveInside } from './confine.ts';
+import { workerExecutor, type QueryExecutor } from './query-worker.ts';
 import { memoryDatabase, tableInfo, type MaterializedWorld, type TableInfo } from './world.ts';
 
 /**
@@ -22,11 +23,14 @@ export interface WorldAccess {
   readDoc(name: string): string | undefined;
   tables: TableInfo[];
   db: Database.Database | null;
+  /** Runs a checked query where it can be stopped at its deadline (live worlds); in-process when absent. */
+  execute?: QueryExecutor;
   tests: WorldTests | undefined;
   close(): void;
 }
 
 export function diskAccess(w: MaterializedWorld): WorldAccess {
+  let worker: ReturnType<typeof workerExecutor> | undefined;
   return {
     filesUnder(scope) {
       const { rel, abs } = resolveInside(w.repoDir, scope, 'path');
@@ -56,8 +60,12 @@ export function diskAccess(w: MaterializedWorld): WorldAccess {
     },
     tables: w.tables,
     db: w.db,
+    execute: (sql, limits) => (worker ??= workerExecutor(join(w.root, 'world.sqlite'))).execute(sql, limits),
     tests: w.tests,
-    close: () => w.close(),
+    close() {
+      worker?.close();
+      w.close();
+    },
   };
 }
 

@@ -17,9 +17,18 @@ export interface ToolLimits {
   maxResultChars: number;
   /** Row cap of query. @default 200 */
   maxRows: number;
+  /** A live query still running after this is stopped and answered with an error. @default 2000 */
+  queryTimeoutMs: number;
+  /** A search still running after this is stopped and answered with an error. @default 2000 */
+  searchTimeoutMs: number;
 }
 
-export const defaultToolLimits: ToolLimits = { maxResultChars: 40_000, maxRows: 200 };
+export const defaultToolLimits: ToolLimits = {
+  maxResultChars: 40_000,
+  maxRows: 200,
+  queryTimeoutMs: 2_000,
+  searchTimeoutMs: 2_000,
+};
 
 export interface ToolOutcome {
   content: string;
@@ -57,10 +66,15 @@ const tools: Record<string, Tool> = {
         ['query'],
       ),
     }),
-    run(w, input: { query: string; path?: string; context?: number }) {
+    run(w, input: { query: string; path?: string; context?: number }, limits) {
       const re = searchPattern(input.query);
       const files = w.filesUnder(input.path ?? '.');
-      return renderGrep(files, grep(files, re), input.context ?? 2);
+      const timeoutMs = limits.searchTimeoutMs;
+      const onTimeout = () =>
+        new ToolCallError(
+          `the search ran past the ${timeoutMs} ms time limit and was stopped; use a more specific pattern or a path`,
+        );
+      return renderGrep(files, grep(files, re, { timeoutMs, onTimeout }), input.context ?? 2);
     },
   },
   read_file: {
@@ -101,7 +115,13 @@ const tools: Record<string, Tool> = {
       inputSchema: objectSchema({ sql: { type: 'string', minLength: 1 } }, ['sql']),
     }),
     run: (w, input: { sql: string }, limits) =>
-      runQuery(w.db!, input.sql, limits, new Map(w.tables.map((t) => [t.name, t.rows]))),
+      runQuery(
+        w.db!,
+        input.sql,
+        { ...limits, timeoutMs: limits.queryTimeoutMs },
+        new Map(w.tables.map((t) => [t.name, t.rows])),
+        w.execute,
+      ),
   },
   read_doc: {
     offered: (w) => w.docNames.length > 0,
