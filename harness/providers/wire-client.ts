@@ -5,7 +5,7 @@ import {
   type ProviderErrorCode,
   type ProviderErrorKind,
 } from '../core/errors.ts';
-import { envSecrets, keyAsSent } from '../core/redact.ts';
+import { envSecrets, keyAsSent, maskSecrets } from '../core/redact.ts';
 import { maskedSdkLogger } from './sdk-logger.ts';
 import { configDefaults } from '../config/defaults.ts';
 import { createTransport, ATTEMPT_TAG, type AttemptTag, type Transport } from './transport.ts';
@@ -180,7 +180,7 @@ export function toProviderError(
     `${provider} ${model}: ${label} after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${detail}`,
     status,
     requestId,
-    { cause: err, code, fatal, baseURL, kind, retries: attempts - 1 },
+    { cause: err, code, fatal, baseURL: maskSecrets(baseURL), kind, retries: attempts - 1 },
   );
 }
 
@@ -229,7 +229,13 @@ function badResponse(
     `${provider} ${model}: HTTP ${body.status} with an unusable body after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${body.problem}; body starts: ${body.bodyStart || '(nothing)'}`,
     body.status,
     tag.lastRequestId,
-    { cause: err, code: 'bad_response', baseURL, kind: 'bad_body', retries: attempts - 1 },
+    {
+      cause: err,
+      code: 'bad_response',
+      baseURL: maskSecrets(baseURL),
+      kind: 'bad_body',
+      retries: attempts - 1,
+    },
   );
 }
 
