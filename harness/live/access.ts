@@ -32,32 +32,35 @@ export interface WorldAccess {
 export function diskAccess(w: MaterializedWorld): WorldAccess {
   let worker: ReturnType<typeof workerExecutor> | undefined;
   return {
-    filesUnder(scope) {
-      const { rel, abs } = resolveInside(w.repoDir, scope, 'path');
-      const out: Record<string, string> = {};
-      walk(abs, rel === '.' ? '' : rel, out);
-      return out;
-    },
-    readFile(path) {
-      const { abs } = resolveInside(w.repoDir, path);
-      // Followed: resolveInside has already resolved an existing path, so what is left to follow is a
-      // dangling link — a miss, reported with the model's path, never the temporary one.
-      const st = statSync(abs, { throwIfNoEntry: false });
-      if (!st) return undefined;
-      if (st.isDirectory())
-        throw new ToolCallError(`EISDIR: "${path}" is a directory; search_code lists files`);
-      refuseHardLink(st, path);
-      return readFileSync(abs, 'utf8');
-    },
+    filesUnder: (scope) =>
+      fsErrors(scope, () => {
+        const { rel, abs } = resolveInside(w.repoDir, scope, 'path');
+        const out: Record<string, string> = {};
+        walk(abs, rel === '.' ? '' : rel, out);
+        return out;
+      }),
+    readFile: (path) =>
+      fsErrors(path, () => {
+        const { abs } = resolveInside(w.repoDir, path);
+        // Followed: resolveInside has already resolved an existing path, so what is left to follow is
+        // a dangling link — a miss, reported with the model's path, never the temporary one.
+        const st = statSync(abs, { throwIfNoEntry: false });
+        if (!st) return undefined;
+        if (st.isDirectory())
+          throw new ToolCallError(`EISDIR: "${path}" is a directory; search_code lists files`);
+        refuseHardLink(st, path);
+        return readFileSync(abs, 'utf8');
+      }),
     docNames: w.docNames,
-    readDoc(name) {
-      if (!w.docNames.includes(name)) return undefined;
-      const { abs } = resolveInside(w.docsDir, name, 'name');
-      const st = statSync(abs, { throwIfNoEntry: false });
-      if (!st?.isFile()) return undefined;
-      refuseHardLink(st, name);
-      return readFileSync(abs, 'utf8');
-    },
+    readDoc: (name) =>
+      fsErrors(name, () => {
+        if (!w.docNames.includes(name)) return undefined;
+        const { abs } = resolveInside(w.docsDir, name, 'name');
+        const st = statSync(abs, { throwIfNoEntry: false });
+        if (!st?.isFile()) return undefined;
+        refuseHardLink(st, name);
+        return readFileSync(abs, 'utf8');
+      }),
     tables: w.tables,
     db: w.db,
     execute: (sql, limits) => (worker ??= workerExecutor(join(w.root, 'world.sqlite'))).execute(sql, limits),
@@ -67,6 +70,20 @@ export function diskAccess(w: MaterializedWorld): WorldAccess {
       w.close();
     },
   };
+}
+
+/**
+ * A file-system error as the model's own path names it (ENAMETOOLONG, ENOTDIR, ELOOP, EACCES): never
+ * Node's message, which names the temporary directory (requests must be the same on every run).
+ */
+function fsErrors<T>(path: string, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (err instanceof ToolCallError || typeof code !== 'string') throw err;
+    throw new ToolCallError(`${code}: cannot read '${path}'`, { cause: err });
+  }
 }
 
 /**

@@ -96,8 +96,7 @@ const tools: Record<string, Tool> = {
     }),
     run(w, input: { path: string; range?: { start: number; end?: number } }) {
       const text = w.readFile(input.path);
-      if (text === undefined)
-        return { content: `Error: ENOENT: no such file or directory, open '${input.path}'`, isError: true };
+      if (text === undefined) return failed(`ENOENT: no such file or directory, open '${input.path}'`);
       if (!input.range) return numbered(text);
       const lines = text.split('\n');
       const { start, end = lines.length } = input.range;
@@ -196,9 +195,23 @@ export function createWorldTools(access: WorldAccess, limits: Partial<ToolLimits
   };
 }
 
+/**
+ * An error result. Its message may echo the call's own input (an SQL error quoting a huge query, an
+ * unknown property's name, a path), so it is capped like any result: the first MAX_ERROR_CHARS
+ * characters and a note of how many were cut.
+ */
 function failed(message: string): ToolOutcome {
-  return { content: `Error: ${message}`, isError: true };
+  const text = `Error: ${message}`;
+  if (text.length <= MAX_ERROR_CHARS) return { content: text, isError: true };
+  const cut = text.length - MAX_ERROR_CHARS;
+  return {
+    content: `${text.slice(0, MAX_ERROR_CHARS)}… [${cut} characters of the error cut]`,
+    isError: true,
+  };
 }
+
+/** The longest error result (an error says what went wrong; it never needs to be long). */
+export const MAX_ERROR_CHARS = 2_000;
 
 function objectSchema(properties: Record<string, unknown>, required: string[]): Record<string, unknown> {
   return { type: 'object', properties, required, additionalProperties: false };
