@@ -168,7 +168,7 @@ describe("query: SQLite's read-only verdict is checked", () => {
     opened.push(disk);
     const tools = createWorldTools(disk);
     for (const sql of [...disguised, ...others]) tools.run({ name: 'query', input: { sql } });
-    expect(readdirSync(m.root).sort()).toEqual(['docs', 'repo', 'world.sqlite']);
+    expect(readdirSync(m.root).sort()).toEqual(['docs', 'owner.pid', 'repo', 'world.sqlite']);
     expect(existsSync(join(m.root, 'world.sqlite-journal'))).toBe(false);
   });
 });
