@@ -55,8 +55,13 @@ describe('report on a locked run', () => {
 
   it('a bad journal is a clean bad_journal error naming the line', async () => {
     const dir = runDir([lines[0]!, '"just a string"', ...lines.slice(1)]);
-    const err = await reportCommand.handler({ dir, format: 'md' } as never).catch((e) => e);
+    let err: unknown;
+    try {
+      await reportCommand.handler({ dir, format: 'md' } as never);
+    } catch (e) {
+      err = e;
+    }
     expect(err).toBeInstanceOf(InputError);
-    expect(err.message).toMatch(/results\.jsonl:2: a row must be a JSON object \(got string\)/);
+    expect((err as Error).message).toMatch(/results\.jsonl:2: a row must be a JSON object \(got string\)/);
   });
 });
