@@ -19,6 +19,8 @@ export interface BenchArgs {
   rps?: number;
   burst?: number;
   rateLimits: 'adaptive' | 'off';
+  /** The mock's x-ratelimit-* headers: on every response (default), on 429s only, or never. */
+  rateHeaders: 'all' | 'on429' | 'off';
 }
 
 export function parse(argv: string[]): BenchArgs {
@@ -39,6 +41,7 @@ export function parse(argv: string[]): BenchArgs {
       rps: { type: 'string' },
       burst: { type: 'string' },
       'rate-limits': { type: 'string', default: 'adaptive' },
+      'rate-headers': { type: 'string', default: 'all' },
     },
   });
   return {
@@ -56,6 +59,8 @@ export function parse(argv: string[]): BenchArgs {
     rps: values.rps === undefined ? undefined : Number(values.rps),
     burst: values.burst === undefined ? undefined : Number(values.burst),
     rateLimits: values['rate-limits'] === 'off' ? 'off' : 'adaptive',
+    rateHeaders:
+      values['rate-headers'] === 'on429' ? 'on429' : values['rate-headers'] === 'off' ? 'off' : 'all',
   };
 }
 

@@ -22,7 +22,7 @@ import { freshDist } from '../bin/dist.js';
  *   npm run bench -- --n 2000 --concurrency 64 --latency 50 [--base-url URL] [--no-cache] [--warmup 50]
  *                    [--floor] [--provider-only] [--transport node|fetch] [--profile FILE.cpuprofile] [--keep]
  *
- * Under a rate limit (--rps R [--burst B] [--rate-limits off]): the mock admits R requests/s per model
+ * Under a rate limit (--rps R [--burst B] [--rate-limits off] [--rate-headers on429|off]): the mock admits R requests/s per model
  * (a token bucket of B, default R) and answers the rest 429 with retry-after and x-ratelimit-* headers;
  * the line adds the floor N/R, wall/floor and the 429s the mock answered.
  */
@@ -90,7 +90,7 @@ function rateLimitLine(a: BenchArgs, wall: number, byStatus: Record<string, numb
   const floor = a.n / a.rps!;
   const limited = byStatus['429'] ?? 0;
   return (
-    `rate-limit rps=${a.rps} burst=${a.burst ?? a.rps} rate_limits=${a.rateLimits} N=${a.n} C=${a.concurrency} latency=${a.latency}ms ` +
+    `rate-limit rps=${a.rps} burst=${a.burst ?? a.rps} rate_limits=${a.rateLimits} rate_headers=${a.rateHeaders} N=${a.n} C=${a.concurrency} latency=${a.latency}ms ` +
     `wall=${wall.toFixed(2)}s floor=${floor.toFixed(2)}s wall/floor=${(wall / floor).toFixed(3)} ` +
     `429s=${limited} (${((100 * limited) / a.n).toFixed(1)}% of N) errors=${errors}`
   );
@@ -257,7 +257,14 @@ function mockControl(url: string, method: 'GET' | 'POST'): Promise<unknown> {
 async function startMockProcess(a: BenchArgs): Promise<{ url: string; stop(): void }> {
   const bundled = freshDist('bench-mock-server');
   const script = bundled ? [bundled] : ['--import', 'tsx', join(root, 'bench', 'mock-server.ts')];
-  const limit = a.rps ? ['--rps', String(a.rps), ...(a.burst ? ['--burst', String(a.burst)] : [])] : [];
+  const limit = a.rps
+    ? [
+        '--rps',
+        String(a.rps),
+        ...(a.burst ? ['--burst', String(a.burst)] : []),
+        ...(a.rateHeaders !== 'all' ? ['--rate-headers', a.rateHeaders] : []),
+      ]
+    : [];
   const child: ChildProcess = spawn(process.execPath, [...script, '--latency', String(a.latency), ...limit], {
     cwd: root,
     stdio: ['pipe', 'pipe', 'inherit'],
