@@ -4,9 +4,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
-import { resolveConfig } from '../harness/config/resolve-config.ts';
+import { benchConfig, parse, type BenchArgs } from './throughput-args.ts';
 import type { ResolvedConfig } from '../harness/config/types.ts';
 import { createProviders } from '../harness/providers/index.ts';
 import type { ModelRequest } from '../harness/core/index.ts';
@@ -23,67 +22,12 @@ import { freshDist } from '../bin/dist.js';
  *   npm run bench -- --n 2000 --concurrency 64 --latency 50 [--base-url URL] [--no-cache] [--warmup 50]
  *                    [--floor] [--provider-only] [--transport node|fetch] [--profile FILE.cpuprofile] [--keep]
  *
- * Under a rate limit (--rps R [--burst B] [--rate-limits off]): the mock admits R requests/s per model
+ * Under a rate limit (--rps R [--burst B] [--rate-limits off] [--rate-headers on429|off]): the mock admits R requests/s per model
  * (a token bucket of B, default R) and answers the rest 429 with retry-after and x-ratelimit-* headers;
  * the line adds the floor N/R, wall/floor and the 429s the mock answered.
  */
 // The package root, from the sources (bench/) and from the bundle (dist/) alike.
 const root = fileURLToPath(new URL('..', import.meta.url));
-
-interface BenchArgs {
-  n: number;
-  concurrency: number;
-  latency: number;
-  baseUrl?: string;
-  cache: boolean;
-  warmup: number;
-  keep: boolean;
-  profile?: string;
-  floor: boolean;
-  providerOnly: boolean;
-  transport: 'node' | 'fetch';
-  rps?: number;
-  burst?: number;
-  rateLimits: 'adaptive' | 'off';
-}
-
-function parse(argv: string[]): BenchArgs {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      n: { type: 'string', default: '500' },
-      concurrency: { type: 'string', default: '16' },
-      latency: { type: 'string', default: '200' },
-      'base-url': { type: 'string' },
-      'no-cache': { type: 'boolean', default: false },
-      warmup: { type: 'string', default: '50' },
-      keep: { type: 'boolean', default: false },
-      profile: { type: 'string' },
-      floor: { type: 'boolean', default: false },
-      'provider-only': { type: 'boolean', default: false },
-      transport: { type: 'string', default: 'node' },
-      rps: { type: 'string' },
-      burst: { type: 'string' },
-      'rate-limits': { type: 'string', default: 'adaptive' },
-    },
-  });
-  return {
-    n: Number(values.n),
-    concurrency: Number(values.concurrency),
-    latency: Number(values.latency),
-    baseUrl: values['base-url'],
-    cache: !values['no-cache'],
-    warmup: Number(values.warmup),
-    keep: values.keep!,
-    profile: values.profile,
-    floor: values.floor!,
-    providerOnly: values['provider-only']!,
-    transport: values.transport === 'fetch' ? 'fetch' : 'node',
-    rps: values.rps === undefined ? undefined : Number(values.rps),
-    burst: values.burst === undefined ? undefined : Number(values.burst),
-    rateLimits: values['rate-limits'] === 'off' ? 'off' : 'adaptive',
-  };
-}
 
 export async function main(argv: string[]): Promise<number> {
   const a = parse(argv);
@@ -95,31 +39,7 @@ export async function main(argv: string[]): Promise<number> {
   if (mock || !process.env.OPENAI_API_KEY) process.env.OPENAI_API_KEY = 'bench-key';
   try {
     const config = (seed: number, reps: number, concurrency: number) =>
-      resolveConfig(
-        {
-          casesDir: join(root, 'bench', 'cases'),
-          suites: ['throughput'],
-          reps,
-          seed,
-          provider: 'openai',
-          models: { bench: { sim: 'sim-large', openai: 'bench-model' } },
-          judge: { model: 'bench', criteria: false, classify: 'off' },
-          concurrency,
-          providers: {
-            openai: {
-              concurrency,
-              // Under a rate limit: the default retries (4), as a user's run has them.
-              maxRetries: a.rps ? 4 : 2,
-              timeoutMs: 60_000,
-              transport: a.transport,
-              rateLimits: a.rateLimits,
-            },
-          },
-          cache: a.cache ? { dir: join(work, 'cache') } : false,
-          outDir: join(work, 'runs'),
-        },
-        { quiet: true },
-      );
+      benchConfig(a, root, work, seed, reps, concurrency);
     if (a.warmup > 0) await runExperiment({ config: config(1, a.warmup, a.concurrency) });
     if (a.floor) process.stdout.write(`${await floorLine(`${base}/chat/completions`, a)}\n`);
     if (a.providerOnly) process.stdout.write(`${await providerLine(config(3, 1, a.concurrency), a)}\n`);
@@ -136,17 +56,8 @@ export async function main(argv: string[]): Promise<number> {
           byStatus: Record<string, number>;
         })
       : undefined;
-    const ideal = (Math.ceil(a.n / a.concurrency) * a.latency) / 1000;
     const errors = m.outcome.rows.filter((r) => r.status === 'error').length;
-    const rss = process.resourceUsage().maxRSS / 1024;
-    const calls = m.outcome.rows.reduce((n, r) => n + r.model_calls, 0);
-    const perCall = (us: number) => (us / 1000 / a.n).toFixed(3);
-    process.stdout.write(
-      `handoff-eval N=${a.n} C=${a.concurrency} latency=${a.latency}ms wall=${m.wall.toFixed(2)}s ideal=${ideal.toFixed(2)}s ratio=${(m.wall / ideal).toFixed(2)} ` +
-        `maxRSS=${rss.toFixed(0)}MB requests=${stats?.requests ?? calls} errors=${errors} max_inflight=${stats?.maxInflight ?? 'n/a'} ` +
-        `cpu_per_call=${perCall(m.cpuUs)}ms main_thread_cpu_per_call=${m.mainCpuUs === null ? 'n/a' : `${perCall(m.mainCpuUs)}ms`} ` +
-        `cells_wall=${m.cellsWall.toFixed(2)}s cells_ratio=${(m.cellsWall / ideal).toFixed(2)} cells_cpu_per_call=${perCall(m.cellsCpuUs)}ms cells_maxRSS=${m.cellsMaxRss.toFixed(0)}MB\n`,
-    );
+    process.stdout.write(`${resultLine(a, m, stats, errors)}\n`);
     if (a.rps) process.stdout.write(`${rateLimitLine(a, m.wall, stats?.byStatus ?? {}, errors)}\n`);
     return errors === 0 ? 0 : 1;
   } finally {
@@ -155,12 +66,31 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** The bench's one line: wall against ideal, memory, requests, errors, CPU per call (whole run and cells). */
+function resultLine(
+  a: BenchArgs,
+  m: Awaited<ReturnType<typeof measure>>,
+  stats: { requests: number; maxInflight: number } | undefined,
+  errors: number,
+): string {
+  const ideal = (Math.ceil(a.n / a.concurrency) * a.latency) / 1000;
+  const rss = process.resourceUsage().maxRSS / 1024;
+  const calls = m.outcome.rows.reduce((n, r) => n + r.model_calls, 0);
+  const perCall = (us: number) => (us / 1000 / a.n).toFixed(3);
+  return (
+    `handoff-eval N=${a.n} C=${a.concurrency} latency=${a.latency}ms wall=${m.wall.toFixed(2)}s ideal=${ideal.toFixed(2)}s ratio=${(m.wall / ideal).toFixed(2)} ` +
+    `maxRSS=${rss.toFixed(0)}MB requests=${stats?.requests ?? calls} errors=${errors} max_inflight=${stats?.maxInflight ?? 'n/a'} ` +
+    `cpu_per_call=${perCall(m.cpuUs)}ms main_thread_cpu_per_call=${m.mainCpuUs === null ? 'n/a' : `${perCall(m.mainCpuUs)}ms`} ` +
+    `cells_wall=${m.cellsWall.toFixed(2)}s cells_ratio=${(m.cellsWall / ideal).toFixed(2)} cells_cpu_per_call=${perCall(m.cellsCpuUs)}ms cells_maxRSS=${m.cellsMaxRss.toFixed(0)}MB`
+  );
+}
+
 /** The rate-limited scenario's figures: wall against the floor N/R, and the 429s the mock answered. */
 function rateLimitLine(a: BenchArgs, wall: number, byStatus: Record<string, number>, errors: number): string {
   const floor = a.n / a.rps!;
   const limited = byStatus['429'] ?? 0;
   return (
-    `rate-limit rps=${a.rps} burst=${a.burst ?? a.rps} rate_limits=${a.rateLimits} N=${a.n} C=${a.concurrency} latency=${a.latency}ms ` +
+    `rate-limit rps=${a.rps} burst=${a.burst ?? a.rps} rate_limits=${a.rateLimits} rate_headers=${a.rateHeaders} N=${a.n} C=${a.concurrency} latency=${a.latency}ms ` +
     `wall=${wall.toFixed(2)}s floor=${floor.toFixed(2)}s wall/floor=${(wall / floor).toFixed(3)} ` +
     `429s=${limited} (${((100 * limited) / a.n).toFixed(1)}% of N) errors=${errors}`
   );
@@ -327,7 +257,14 @@ function mockControl(url: string, method: 'GET' | 'POST'): Promise<unknown> {
 async function startMockProcess(a: BenchArgs): Promise<{ url: string; stop(): void }> {
   const bundled = freshDist('bench-mock-server');
   const script = bundled ? [bundled] : ['--import', 'tsx', join(root, 'bench', 'mock-server.ts')];
-  const limit = a.rps ? ['--rps', String(a.rps), ...(a.burst ? ['--burst', String(a.burst)] : [])] : [];
+  const limit = a.rps
+    ? [
+        '--rps',
+        String(a.rps),
+        ...(a.burst ? ['--burst', String(a.burst)] : []),
+        ...(a.rateHeaders !== 'all' ? ['--rate-headers', a.rateHeaders] : []),
+      ]
+    : [];
   const child: ChildProcess = spawn(process.execPath, [...script, '--latency', String(a.latency), ...limit], {
     cwd: root,
     stdio: ['pipe', 'pipe', 'inherit'],

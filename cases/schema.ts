@@ -208,6 +208,7 @@ const arm = {
       properties: { source: { type: 'string' }, receiver: { type: 'string' } },
     },
     mode: { enum: ['recorded', 'live'] },
+    allowTruncation: { type: 'boolean' },
     description: { type: 'string' },
   },
 } as const;

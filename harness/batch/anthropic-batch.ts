@@ -1,10 +1,17 @@
 import type { ResolvedConfig } from '../config/types.ts';
 import { fromAnthropicReply, toAnthropicBody, type AnthropicReply } from '../providers/wire-anthropic.ts';
 import { resolveClientSettings, sdkOptions, anthropicKeys } from '../providers/wire-client.ts';
-import { vendorLimits, type BatchBackend, type BatchOutcome, type BatchStatus } from './types.ts';
+import {
+  vendorLimits,
+  type BatchBackend,
+  type BatchOutcome,
+  type BatchProbe,
+  type BatchStatus,
+} from './types.ts';
 
 interface AnthropicBatch {
   id: string;
+  created_at?: string;
   processing_status: 'in_progress' | 'canceling' | 'ended';
   request_counts: {
     processing: number;
@@ -27,7 +34,8 @@ type AnthropicResultLine = {
 interface BatchesClient {
   messages: {
     batches: {
-      create(body: unknown): Promise<AnthropicBatch>;
+      create(body: unknown, options?: { maxRetries?: number }): Promise<AnthropicBatch>;
+      list(query?: { limit?: number }): AsyncIterable<AnthropicBatch>;
       retrieve(id: string): Promise<AnthropicBatch>;
       results(id: string): Promise<AsyncIterable<AnthropicResultLine>>;
     };
@@ -55,12 +63,15 @@ export async function createAnthropicBatchBackend(
     limits: vendorLimits.anthropic,
     toBody: toAnthropicBody,
     entryBytes: (e) => Buffer.byteLength(JSON.stringify({ custom_id: e.customId, params: e.body })) + 1,
+    createAttempts: settings.maxRetries + 1,
     async create(entries) {
-      const batch = await client.messages.batches.create({
-        requests: entries.map((e) => ({ custom_id: e.customId, params: e.body })),
-      });
+      const batch = await client.messages.batches.create(
+        { requests: entries.map((e) => ({ custom_id: e.customId, params: e.body })) },
+        { maxRetries: 0 },
+      );
       return batch.id;
     },
+    find: (probe) => findBatch(client, probe),
     async retrieve(id) {
       return statusOf(await client.messages.batches.retrieve(id));
     },
@@ -75,6 +86,42 @@ export async function createAnthropicBatchBackend(
     },
     async close() {},
   };
+}
+
+/** How far a vendor's clock may be behind ours when a batch's created_at is compared with the journal's time. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+/** Batches listed at most, newest first, when looking for one (a submission is among the most recent). */
+const LIST_LIMIT = 1_000;
+
+/**
+ * A Message Batch carries no metadata, so the one holding a submission is recognised by what it does
+ * carry: created since the submission was journalled (less a clock skew), not journalled already,
+ * the same number of requests, and — once it has ended and its results can be read — exactly these
+ * custom_ids. The oldest match wins (a copy made by an earlier retry is the one to keep). A batch
+ * adopted while in progress is checked by its results too: a request missing from them is an
+ * error row naming the batch, never another request's answer.
+ */
+async function findBatch(client: BatchesClient, probe: BatchProbe): Promise<string | undefined> {
+  const from = Date.parse(probe.since) - CLOCK_SKEW_MS;
+  const want = new Set(probe.customIds);
+  let match: string | undefined;
+  let seen = 0;
+  for await (const b of client.messages.batches.list({ limit: 100 })) {
+    if (++seen > LIST_LIMIT || Date.parse(b.created_at ?? '') < from) break;
+    if (probe.exclude.has(b.id) || statusOf(b).total !== want.size) continue;
+    if (b.processing_status === 'ended' && !(await holdsExactly(client, b.id, want))) continue;
+    match = b.id;
+  }
+  return match;
+}
+
+async function holdsExactly(client: BatchesClient, id: string, want: Set<string>): Promise<boolean> {
+  let n = 0;
+  for await (const line of await client.messages.batches.results(id)) {
+    if (!want.has(line.custom_id)) return false;
+    n++;
+  }
+  return n === want.size;
 }
 
 function statusOf(b: AnthropicBatch): BatchStatus {

@@ -9,6 +9,8 @@ const ENDPOINT = '/v1/chat/completions';
 interface OpenAIBatch {
   id: string;
   status: string;
+  created_at?: number;
+  metadata?: Record<string, string> | null;
   output_file_id?: string | null;
   error_file_id?: string | null;
   request_counts?: { total: number; completed: number; failed: number };
@@ -27,10 +29,25 @@ interface FilesBatchesClient {
     content(id: string): Promise<{ text(): Promise<string> }>;
   };
   batches: {
-    create(body: { input_file_id: string; endpoint: string; completion_window: '24h' }): Promise<OpenAIBatch>;
+    create(
+      body: {
+        input_file_id: string;
+        endpoint: string;
+        completion_window: '24h';
+        metadata: Record<string, string>;
+      },
+      options?: { maxRetries?: number },
+    ): Promise<OpenAIBatch>;
+    list(query?: { limit?: number }): AsyncIterable<OpenAIBatch>;
     retrieve(id: string): Promise<OpenAIBatch>;
   };
 }
+
+/** The batch's metadata key holding the digest of its custom_ids (how `find` recognises it). */
+const TAG_KEY = 'handoff_eval_requests';
+/** How far the vendor's clock may be behind ours; batches listed at most when looking for one. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+const LIST_LIMIT = 1_000;
 
 const ENDED = new Set(['completed', 'failed', 'expired', 'cancelled']);
 
@@ -43,7 +60,7 @@ export async function createOpenAIBatchBackend(
   config: ResolvedConfig,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<BatchBackend> {
-  const { client, toFile, wire } = await openaiClient(config, env);
+  const { client, toFile, wire, settings } = await openaiClient(config, env);
   const lineOf = (customId: string, body: unknown) =>
     JSON.stringify({ custom_id: customId, method: 'POST', url: ENDPOINT, body });
   const readLines = (fileId: string | null | undefined) => outputLines(client, fileId);
@@ -52,18 +69,34 @@ export async function createOpenAIBatchBackend(
     limits: vendorLimits.openai,
     toBody: (req) => toOpenAIBody(req, wire),
     entryBytes: (e) => Buffer.byteLength(lineOf(e.customId, e.body)) + 1,
-    async create(entries) {
+    createAttempts: settings.maxRetries + 1,
+    async create(entries, tag) {
       const jsonl = `${entries.map((e) => lineOf(e.customId, e.body)).join('\n')}\n`;
       const file = await client.files.create({
         file: await toFile(Buffer.from(jsonl), 'handoff-eval-batch.jsonl'),
         purpose: 'batch',
       });
-      const batch = await client.batches.create({
-        input_file_id: file.id,
-        endpoint: ENDPOINT,
-        completion_window: '24h',
-      });
+      // The upload may be retried (a second copy of a file costs nothing); the create may not.
+      const batch = await client.batches.create(
+        {
+          input_file_id: file.id,
+          endpoint: ENDPOINT,
+          completion_window: '24h',
+          metadata: { [TAG_KEY]: tag },
+        },
+        { maxRetries: 0 },
+      );
       return batch.id;
+    },
+    async find(probe) {
+      const from = Date.parse(probe.since) - CLOCK_SKEW_MS;
+      let match: string | undefined;
+      let seen = 0;
+      for await (const b of client.batches.list({ limit: 100 })) {
+        if (++seen > LIST_LIMIT || (b.created_at ?? 0) * 1000 < from) break;
+        if (b.metadata?.[TAG_KEY] === probe.tag && !probe.exclude.has(b.id)) match = b.id;
+      }
+      return match;
     },
     async retrieve(id) {
       return statusOf(await client.batches.retrieve(id));
@@ -91,7 +124,7 @@ async function openaiClient(config: ResolvedConfig, env: NodeJS.ProcessEnv) {
     options as ConstructorParameters<typeof OpenAI>[0],
   ) as unknown as FilesBatchesClient;
   const wire = openaiWireFor(settings.baseURL);
-  return { client, toFile, wire };
+  return { client, toFile, wire, settings };
 }
 
 /** A results file's lines (none when the batch has no such file). */

@@ -1,5 +1,7 @@
 import { ProviderError } from '../core/errors.ts';
 import { appendBatchRecord, readBatchJournal } from './batch-journal.ts';
+import { createOrAdopt, isAbort, sleep, transient } from './submit.ts';
+import { adoptUnconfirmed, createError, firstLine } from './adopt.ts';
 import type { BatchBackend, BatchEntry, BatchOutcome, BatchSettings, BatchStatus } from './types.ts';
 
 /** One status read of one batch, for the progress output. */
@@ -54,6 +56,9 @@ export class BatchScheduler {
   private readonly retried = new Map<string, Promise<BatchOutcome>>();
   private readonly creating = new Set<Promise<unknown>>();
   private readonly journal: ReturnType<typeof readBatchJournal>;
+  private readonly ready: Promise<void>;
+  /** Requests whose earlier submission could not be checked at the vendor: failed, not resubmitted. */
+  private readonly unresolved = new Map<string, ProviderError>();
   private timer: NodeJS.Timeout | undefined;
   private readonly maxRequests: number;
   private readonly maxBytes: number;
@@ -72,17 +77,15 @@ export class BatchScheduler {
     this.quietMs = o.settings.quietMs ?? 500;
     this.pollMs = o.settings.pollMs ?? 30_000;
     this.journal = readBatchJournal(o.dir, provider);
-    for (const u of this.journal.unconfirmed)
-      o.onEvent?.({
-        provider,
-        batchId: `(local ${u.local})`,
-        state: `not confirmed created before the run stopped: its ${u.requests} requests are submitted again`,
-      });
+    this.ready = adoptUnconfirmed(this.journal, o.backend, o.dir, this.unresolved, o.onEvent);
     o.signal?.addEventListener('abort', () => this.abortQueued(), { once: true });
   }
 
   /** The outcome of the request with this custom_id (submitting it if it never was). */
   async outcome(customId: string, body: () => unknown): Promise<BatchOutcome> {
+    await this.ready;
+    const failed = this.unresolved.get(customId);
+    if (failed) throw failed;
     const known = this.journal.batchOf.get(customId);
     if (known) {
       const out = await this.resultOf(known, customId);
@@ -149,25 +152,40 @@ export class BatchScheduler {
     const local = `b${++this.journal.count}`;
     const customIds = chunk.map((q) => q.entry.customId);
     try {
-      appendBatchRecord(this.o.dir, { kind: 'submitting', provider, local, customIds, at: now() });
-      const batchId = await this.o.backend.create(chunk.map((q) => q.entry));
-      appendBatchRecord(this.o.dir, { kind: 'created', provider, local, batchId, at: now() });
+      const at = now();
+      appendBatchRecord(this.o.dir, { kind: 'submitting', provider, local, customIds, at });
+      const ctx = {
+        backend: this.o.backend,
+        exclude: this.journal.known,
+        backoffMs: Math.min(this.pollMs, 2_000),
+        signal: this.o.signal,
+      };
+      const { batchId, adopted } = await createOrAdopt(
+        ctx,
+        chunk.map((q) => q.entry),
+        at,
+      );
+      appendBatchRecord(this.o.dir, {
+        kind: 'created',
+        provider,
+        local,
+        batchId,
+        at: now(),
+        ...(adopted ? { adopted } : {}),
+      });
+      if (adopted)
+        this.o.onEvent?.({
+          provider,
+          batchId,
+          state: 'adopted: the create timed out, but the vendor had created it',
+        });
+      this.journal.known.add(batchId);
       this.mine.add(batchId);
       this.submitted += chunk.length;
       for (const id of customIds) this.journal.batchOf.set(id, batchId);
       for (const q of chunk) q.created.resolve(batchId);
     } catch (err) {
-      const e = new ProviderError(
-        provider,
-        `${provider}: creating a batch of ${chunk.length} requests failed: ${(err as Error).message?.split('\n')[0]}`,
-        (err as { status?: number }).status,
-        undefined,
-        {
-          cause: err,
-          code: 'batch_create_failed',
-          fatal: [401, 403].includes((err as { status?: number }).status ?? 0),
-        },
-      );
+      const e = createError(provider, chunk.length, err, 'creating a batch of');
       for (const q of chunk) q.created.reject(e);
     }
   }
@@ -192,15 +210,36 @@ export class BatchScheduler {
     );
   }
 
+  /**
+   * Polls until the vendor's own verdict (ended: completed, failed, expired, cancelled). A batch runs
+   * for hours, far past the SDK's retries: a status or results read that fails transiently (no
+   * answer, a 5xx, a 429) is read again after a growing wait; only a definite refusal (a 4xx such
+   * as 404 or 401) or the run's own abort ends the watch.
+   */
   private async watch(batchId: string): Promise<Ended> {
     const { backend, onEvent } = this.o;
+    let failures = 0;
     for (;;) {
       if (this.o.signal?.aborted) throw abortError();
-      const status = await backend.retrieve(batchId);
-      onEvent?.({ provider: backend.provider, ...status, batchId });
-      if (status.ended) {
-        const results = new Map((await backend.results(batchId)).map((r) => [r.customId, r] as const));
-        return { state: status.state, results };
+      try {
+        const status = await backend.retrieve(batchId);
+        onEvent?.({ provider: backend.provider, ...status, batchId });
+        if (status.ended) {
+          const results = new Map((await backend.results(batchId)).map((r) => [r.customId, r] as const));
+          return { state: status.state, results };
+        }
+        failures = 0;
+      } catch (err) {
+        if (isAbort(err) || !transient(err)) throw err;
+        failures++;
+        const wait = Math.min(MAX_POLL_BACKOFF_MS, this.pollMs * 2 ** failures);
+        onEvent?.({
+          provider: backend.provider,
+          batchId,
+          state: `status unavailable (${firstLine(err)}); asking again in ${Math.round(wait / 1000)} s`,
+        });
+        await sleep(wait, this.o.signal);
+        continue;
       }
       if (this.o.detach && this.queue.size === 0 && !this.timer && this.creating.size === 0)
         this.o.onDetach?.();
@@ -232,20 +271,11 @@ function deferred<T>(): Deferred<T> {
   return { promise, resolve, reject };
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
 function abortError(): Error {
   return new DOMException('The operation was aborted.', 'AbortError');
 }
 
 const now = () => new Date().toISOString();
+
+/** The longest wait between two status reads while the vendor's batch API is failing. */
+const MAX_POLL_BACKOFF_MS = 5 * 60_000;

@@ -44,7 +44,20 @@ export interface BatchBackend {
   toBody(req: ModelRequest): unknown;
   /** The bytes one entry adds to the batch (the JSONL line / the request object as sent). */
   entryBytes(entry: BatchEntry): number;
-  create(entries: BatchEntry[]): Promise<string>;
+  /**
+   * One create call, never retried by the SDK: a create that outlasts the timeout may still have
+   * created the batch, and a blind retry creates a second copy (billed twice). `tag` marks the batch
+   * (OpenAI metadata) so `find` can recognise it.
+   */
+  create(entries: BatchEntry[], tag: string): Promise<string>;
+  /**
+   * After a create whose outcome is unknown (a timeout, a dropped connection, a 5xx): the vendor's
+   * batch holding exactly these requests, created since `since`, from its newest-first batch list —
+   * or undefined when there is none. Batches in `exclude` (already journalled) are never adopted.
+   */
+  find(probe: BatchProbe): Promise<string | undefined>;
+  /** Create calls one submission may make, a `find` before each after the first (the provider's maxRetries + 1). */
+  createAttempts: number;
   retrieve(batchId: string): Promise<BatchStatus>;
   results(batchId: string): Promise<BatchOutcome[]>;
   fromReply(
@@ -52,6 +65,15 @@ export interface BatchBackend {
     req: ModelRequest,
   ): Omit<ModelResponse, 'latencyMs' | 'cached' | 'retries' | 'costUsd'>;
   close(): Promise<void>;
+}
+
+/** What `find` looks for. */
+export interface BatchProbe {
+  customIds: readonly string[];
+  tag: string;
+  /** When the submission was journalled (ISO time, the local clock). */
+  since: string;
+  exclude: ReadonlySet<string>;
 }
 
 /** Vendor-documented limits (Anthropic Message Batches; OpenAI Batch API input file). */

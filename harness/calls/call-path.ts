@@ -12,7 +12,7 @@ import type { ResolvedConfig } from '../config/types.ts';
 import { ConfigError, describeError } from '../core/errors.ts';
 import type { ResponseCache } from '../cache/types.ts';
 import { costOf } from '../providers/prices.ts';
-import { maskSecrets } from '../core/redact.ts';
+import { maskAnswer, maskSecrets } from '../core/redact.ts';
 import { retriesOf } from '../providers/wire-client.ts';
 import { unusableKind } from './unusable.ts';
 
@@ -140,7 +140,7 @@ async function callOnce(
     // A hit keeps the original call's usage and latency (what the arm costs) and made no retries; its
     // cost is priced from that usage by today's price table, which may not be the one it was stored under.
     const costUsd = costOf(request.model, hit.usage, opts.config.prices);
-    const response = { ...hit, cached: true, retries: 0, costUsd };
+    const response = { ...maskAnswer(hit), cached: true, retries: 0, costUsd };
     opts.onCall(callRecord(opts.runId, cell, role, provider, request, response));
     return response;
   }
@@ -155,8 +155,10 @@ async function callOnce(
     opts.onCall(callRecord(opts.runId, cell, role, provider, request, response));
     return response;
   }
+  // A configured key the server echoed (a debugging proxy, a prompt-injected answer) is masked before
+  // the answer is used, so no stored copy holds it: results.jsonl, the reports, the cache.
   const pending = limit(() => p.generate(request, { signal: cell.signal })).then((raw) => ({
-    ...raw,
+    ...maskAnswer(raw),
     costUsd: raw.costUsd || costOf(request.model, raw.usage, opts.config.prices),
   }));
   if (key) inflight.set(key, pending);

@@ -1,9 +1,10 @@
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { World, WorldTests } from '../core/index.ts';
 import { ToolCallError } from '../core/errors.ts';
 import { normalizeWorldPath, resolveInside } from './confine.ts';
+import { workerExecutor, type QueryExecutor } from './query-worker.ts';
 import { memoryDatabase, tableInfo, type MaterializedWorld, type TableInfo } from './world.ts';
 
 /**
@@ -22,44 +23,85 @@ export interface WorldAccess {
   readDoc(name: string): string | undefined;
   tables: TableInfo[];
   db: Database.Database | null;
+  /** Runs a checked query where it can be stopped at its deadline (live worlds); in-process when absent. */
+  execute?: QueryExecutor;
   tests: WorldTests | undefined;
   close(): void;
 }
 
 export function diskAccess(w: MaterializedWorld): WorldAccess {
+  let worker: ReturnType<typeof workerExecutor> | undefined;
   return {
-    filesUnder(scope) {
-      const { rel, abs } = resolveInside(w.repoDir, scope, 'path');
-      const out: Record<string, string> = {};
-      walk(abs, rel === '.' ? '' : rel, out);
-      return out;
-    },
-    readFile(path) {
-      const { abs } = resolveInside(w.repoDir, path);
-      const st = statOrUndefined(abs);
-      if (!st) return undefined;
-      if (st.isDirectory())
-        throw new ToolCallError(`EISDIR: "${path}" is a directory; search_code lists files`);
-      return readFileSync(abs, 'utf8');
-    },
+    filesUnder: (scope) =>
+      fsErrors(scope, () => {
+        const { rel, abs } = resolveInside(w.repoDir, scope, 'path');
+        const out: Record<string, string> = {};
+        walk(abs, rel === '.' ? '' : rel, out);
+        return out;
+      }),
+    readFile: (path) =>
+      fsErrors(path, () => {
+        const { abs } = resolveInside(w.repoDir, path);
+        // Followed: resolveInside has already resolved an existing path, so what is left to follow is
+        // a dangling link — a miss, reported with the model's path, never the temporary one.
+        const st = statSync(abs, { throwIfNoEntry: false });
+        if (!st) return undefined;
+        if (st.isDirectory())
+          throw new ToolCallError(`EISDIR: "${path}" is a directory; search_code lists files`);
+        refuseHardLink(st, path);
+        return readFileSync(abs, 'utf8');
+      }),
     docNames: w.docNames,
-    readDoc(name) {
-      if (!w.docNames.includes(name)) return undefined;
-      return readFileSync(resolveInside(w.docsDir, name, 'name').abs, 'utf8');
-    },
+    readDoc: (name) =>
+      fsErrors(name, () => {
+        if (!w.docNames.includes(name)) return undefined;
+        const { abs } = resolveInside(w.docsDir, name, 'name');
+        const st = statSync(abs, { throwIfNoEntry: false });
+        if (!st?.isFile()) return undefined;
+        refuseHardLink(st, name);
+        return readFileSync(abs, 'utf8');
+      }),
     tables: w.tables,
     db: w.db,
+    execute: (sql, limits) => (worker ??= workerExecutor(join(w.root, 'world.sqlite'))).execute(sql, limits),
     tests: w.tests,
-    close: () => w.close(),
+    close() {
+      worker?.close();
+      w.close();
+    },
   };
 }
 
-/** Regular files only; symbolic links are not followed (ripgrep's default), so none leads outside. */
+/**
+ * A file-system error as the model's own path names it (ENAMETOOLONG, ENOTDIR, ELOOP, EACCES): never
+ * Node's message, which names the temporary directory (requests must be the same on every run).
+ */
+function fsErrors<T>(path: string, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (err instanceof ToolCallError || typeof code !== 'string') throw err;
+    throw new ToolCallError(`${code}: cannot read '${path}'`, { cause: err });
+  }
+}
+
+/**
+ * A file with a second name may be that name for a file outside the world: a hard link, which no
+ * real path reveals. The harness writes every world file once (one link), so a second name was
+ * planted after, and the file is refused.
+ */
+function refuseHardLink(st: Stats, path: string): void {
+  if (st.isFile() && st.nlink > 1)
+    throw new ToolCallError(`"${path}" is a hard link to a file that may be outside the world; refused`);
+}
+
+/** Regular files only; symbolic links are not followed (ripgrep's default), so none leads outside; hard links are skipped. */
 function walk(abs: string, rel: string, out: Record<string, string>): void {
   const st = statOrUndefined(abs);
   if (!st) return;
   if (st.isFile()) {
-    out[rel] = readFileSync(abs, 'utf8');
+    if (st.nlink === 1) out[rel] = readFileSync(abs, 'utf8');
     return;
   }
   if (!st.isDirectory()) return;

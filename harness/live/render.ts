@@ -10,11 +10,22 @@ export interface Hit {
   text: string;
 }
 
-/** Every line of every file matching the pattern (ripgrep-style, case-sensitive), in path order. */
-export function grep(files: Record<string, string>, pattern: RegExp): Hit[] {
+/**
+ * Every line of every file matching the pattern (ripgrep-style, case-sensitive), in path order. With
+ * `timeoutMs`, a search still running past it throws `onTimeout()`'s error (the clock is read every
+ * 64 lines: one line's match is linear in its length, so no single line runs away).
+ */
+export function grep(
+  files: Record<string, string>,
+  pattern: RegExp,
+  deadline?: { timeoutMs: number; onTimeout: () => Error },
+): Hit[] {
   const hits: Hit[] = [];
+  const end = deadline ? performance.now() + deadline.timeoutMs : Infinity;
+  let n = 0;
   for (const path of Object.keys(files).sort()) {
     files[path]!.split('\n').forEach((text, i) => {
+      if (++n % 64 === 0 && performance.now() >= end) throw deadline!.onTimeout();
       if (pattern.test(text)) hits.push({ path, line: i + 1, text });
     });
   }

@@ -17,9 +17,18 @@ export interface ToolLimits {
   maxResultChars: number;
   /** Row cap of query. @default 200 */
   maxRows: number;
+  /** A live query still running after this is stopped and answered with an error. @default 2000 */
+  queryTimeoutMs: number;
+  /** A search still running after this is stopped and answered with an error. @default 2000 */
+  searchTimeoutMs: number;
 }
 
-export const defaultToolLimits: ToolLimits = { maxResultChars: 40_000, maxRows: 200 };
+export const defaultToolLimits: ToolLimits = {
+  maxResultChars: 40_000,
+  maxRows: 200,
+  queryTimeoutMs: 2_000,
+  searchTimeoutMs: 2_000,
+};
 
 export interface ToolOutcome {
   content: string;
@@ -57,10 +66,15 @@ const tools: Record<string, Tool> = {
         ['query'],
       ),
     }),
-    run(w, input: { query: string; path?: string; context?: number }) {
+    run(w, input: { query: string; path?: string; context?: number }, limits) {
       const re = searchPattern(input.query);
       const files = w.filesUnder(input.path ?? '.');
-      return renderGrep(files, grep(files, re), input.context ?? 2);
+      const timeoutMs = limits.searchTimeoutMs;
+      const onTimeout = () =>
+        new ToolCallError(
+          `the search ran past the ${timeoutMs} ms time limit and was stopped; use a more specific pattern or a path`,
+        );
+      return renderGrep(files, grep(files, re, { timeoutMs, onTimeout }), input.context ?? 2);
     },
   },
   read_file: {
@@ -82,8 +96,7 @@ const tools: Record<string, Tool> = {
     }),
     run(w, input: { path: string; range?: { start: number; end?: number } }) {
       const text = w.readFile(input.path);
-      if (text === undefined)
-        return { content: `Error: ENOENT: no such file or directory, open '${input.path}'`, isError: true };
+      if (text === undefined) return failed(`ENOENT: no such file or directory, open '${input.path}'`);
       if (!input.range) return numbered(text);
       const lines = text.split('\n');
       const { start, end = lines.length } = input.range;
@@ -101,7 +114,13 @@ const tools: Record<string, Tool> = {
       inputSchema: objectSchema({ sql: { type: 'string', minLength: 1 } }, ['sql']),
     }),
     run: (w, input: { sql: string }, limits) =>
-      runQuery(w.db!, input.sql, limits, new Map(w.tables.map((t) => [t.name, t.rows]))),
+      runQuery(
+        w.db!,
+        input.sql,
+        { ...limits, timeoutMs: limits.queryTimeoutMs },
+        new Map(w.tables.map((t) => [t.name, t.rows])),
+        w.execute,
+      ),
   },
   read_doc: {
     offered: (w) => w.docNames.length > 0,
@@ -176,9 +195,23 @@ export function createWorldTools(access: WorldAccess, limits: Partial<ToolLimits
   };
 }
 
+/**
+ * An error result. Its message may echo the call's own input (an SQL error quoting a huge query, an
+ * unknown property's name, a path), so it is capped like any result: the first MAX_ERROR_CHARS
+ * characters and a note of how many were cut.
+ */
 function failed(message: string): ToolOutcome {
-  return { content: `Error: ${message}`, isError: true };
+  const text = `Error: ${message}`;
+  if (text.length <= MAX_ERROR_CHARS) return { content: text, isError: true };
+  const cut = text.length - MAX_ERROR_CHARS;
+  return {
+    content: `${text.slice(0, MAX_ERROR_CHARS)}… [${cut} characters of the error cut]`,
+    isError: true,
+  };
 }
+
+/** The longest error result (an error says what went wrong; it never needs to be long). */
+export const MAX_ERROR_CHARS = 2_000;
 
 function objectSchema(properties: Record<string, unknown>, required: string[]): Record<string, unknown> {
   return { type: 'object', properties, required, additionalProperties: false };

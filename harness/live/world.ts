@@ -1,4 +1,14 @@
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -33,7 +43,11 @@ export interface TableInfo {
 /** Writes the world to a fresh temporary directory; `where` names the case in any error. */
 export function materializeWorld(world: World, where: string): MaterializedWorld {
   checkWorld(world, where);
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'handoff-world-')));
+  sweepOnce();
+  const root = realpathSync(mkdtempSync(join(tmpdir(), WORLD_PREFIX)));
+  // Whose copy this is: a later process removes it once its owner is gone (a kill -9 skips exit).
+  writeFileSync(join(root, OWNER_FILE), String(process.pid));
+  live.add(root);
   try {
     const repoDir = join(root, 'repo');
     const docsDir = join(root, 'docs');
@@ -63,11 +77,67 @@ export function materializeWorld(world: World, where: string): MaterializedWorld
       close() {
         db?.close();
         rmSync(root, { recursive: true, force: true });
+        live.delete(root);
       },
     };
   } catch (err) {
     rmSync(root, { recursive: true, force: true });
+    live.delete(root);
     throw err;
+  }
+}
+
+const WORLD_PREFIX = 'handoff-world-';
+const OWNER_FILE = 'owner.pid';
+/** This process's world copies not yet closed: removed at exit (an interrupted run, an uncaught error). */
+const live = new Set<string>();
+let swept = false;
+
+function sweepOnce(): void {
+  if (swept) return;
+  swept = true;
+  process.once('exit', () => {
+    for (const root of live) rmSync(root, { recursive: true, force: true });
+  });
+  sweepStaleWorlds();
+}
+
+/**
+ * Removes world copies left in the temporary directory by processes that no longer exist (a live run
+ * killed with SIGKILL never reaches its exit handler). A copy is removed only when its owner file
+ * names a process that is gone; one without an owner file (being written, or from an older version)
+ * only when it is over a day old. Returns the directories removed.
+ */
+export function sweepStaleWorlds(dir = tmpdir(), now = Date.now()): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.startsWith(WORLD_PREFIX));
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const root = join(dir, name);
+    try {
+      const owner = Number(readFileSync(join(root, OWNER_FILE), 'utf8'));
+      if (Number.isInteger(owner) && owner > 0 && alive(owner)) continue;
+    } catch {
+      const age = now - (statSync(root, { throwIfNoEntry: false })?.mtimeMs ?? now);
+      if (age < 24 * 3_600_000) continue;
+    }
+    rmSync(root, { recursive: true, force: true });
+    removed.push(root);
+  }
+  return removed;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists under another user.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

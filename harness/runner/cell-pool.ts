@@ -5,7 +5,7 @@ import type { createProviders } from '../providers/index.ts';
 import { createCallPath } from '../calls/call-path.ts';
 import { executeCell } from './execute-cell.ts';
 import { HandoffMemo } from './handoff-memo.ts';
-import { Journal, readJsonl } from '../core/journal.ts';
+import { Journal } from '../core/journal.ts';
 import { latestRows } from '../../reports/latest-rows.ts';
 import type { PlannedCell } from './plan.ts';
 import type { Progress, Reporter } from './reporters.ts';
@@ -14,6 +14,7 @@ import { harnessVersion } from '../version.ts';
 import type { ProviderError } from '../core/errors.ts';
 import { runPool } from './pool.ts';
 import { maskSecrets } from '../core/redact.ts';
+import { readJournalRows } from './journal-rows.ts';
 
 // Executing a run's planned cells: a pool of workers over the plan, each cell journalled as it
 // finishes, the progress counters the reporters see.
@@ -48,9 +49,10 @@ export interface Executed {
 export async function executeCells(a: ExecuteArgs): Promise<Executed> {
   const { config, cells, reporters } = a;
   // The journal decides what is done; a torn last line (kill -9 mid-write) is cut before reading.
+  // Read and checked before either journal is opened: bad rows stop the run (exit 2) with nothing written.
+  const prior = readJournalRows(a.journalPath);
   const calls = new Journal<CallRecord>(join(a.dir, 'calls.jsonl'), 256);
   const results = new Journal<ResultRow>(a.journalPath, 64, 200, { beforeFlush: () => calls.flush() });
-  const prior = readJsonl<ResultRow>(a.journalPath);
   const done = doneCells(prior, a.retryErrors);
   const rows: ResultRow[] = [];
   const todo = cells.filter((c) => !done.has(c.id));

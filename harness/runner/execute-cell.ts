@@ -13,7 +13,7 @@ import type { CallPath, CellCallContext } from '../calls/call-path.ts';
 import type { PlannedCell } from './plan.ts';
 import { countTokens, messageTokens } from '../core/tokens.ts';
 import { describeError, isFatal, UnusableAnswerError } from '../core/errors.ts';
-import { unusableAnswer, type UnusableKind } from '../calls/unusable.ts';
+import { unusableAnswer, unusableKind, truncatedRoles, type UnusableKind } from '../calls/unusable.ts';
 import { getStrategy } from '../../strategies/index.ts';
 import { judgeCell } from '../../judges/judge-cell.ts';
 import { checksOf } from './judging.ts';
@@ -53,7 +53,9 @@ export async function executeCell(cell: PlannedCell, env: CellEnv): Promise<Resu
     // Live mode: the source re-runs over the case's world first; everything after sees its transcript.
     live = await prepareLive(cell, env.config.strategies, call);
     const run = live ? { ...cell, case: live.case } : cell;
+    const before = ctx.made.length;
     const prepared = await prepareHandoff(run, env, call);
+    checkSourceAnswers(ctx.made.slice(before));
     const handoff = live ? live.receiverHandoff(prepared) : prepared;
     const receiver = await runReceiver(run, handoff, call);
     const judged = await judgeCell(run.case, handoff, receiver.answer, (r) => call('judge', r), {
@@ -84,6 +86,7 @@ export async function executeCell(cell: PlannedCell, env: CellEnv): Promise<Resu
       accounting(ctx, receiver.requestTokens, run),
       judged.fields,
       live?.fields(receiver.toolCalls),
+      truncatedRoles(ctx.made, cell.armSpec.allowTruncation === true),
       { detail },
     );
   } catch (err) {
@@ -154,6 +157,28 @@ async function runReceiver(
   const unusable = unusableAnswer(res);
   if (unusable) throw new UnusableAnswerError(unusable, res.stopReason, unusableDetail(unusable, res));
   return { answer: res.text, requestTokens: requestTokensIn, toolCalls };
+}
+
+/**
+ * The source's answers the handoff was built from (a summary, a spawn background, a contract): one
+ * that is empty, refused or content-filtered would be handed on as if it were the handoff and scored,
+ * so the cell is an error row naming it, as an unusable receiver answer is.
+ */
+function checkSourceAnswers(made: CellCallContext['made']): void {
+  for (const { role, purpose, response } of made) {
+    if (role !== 'source') continue;
+    const kind = unusableKind(response);
+    if (!kind) continue;
+    const said = response.text.trim() ? `: ${JSON.stringify(response.text.trim().slice(0, 160))}` : '';
+    const what = `the source's ${purpose} answer`;
+    const detail =
+      kind === 'refusal'
+        ? `the source refused its ${purpose} call (stop reason ${response.stopReason})${said}`
+        : kind === 'content_filter'
+          ? `${what} was stopped by a content filter (stop reason ${response.stopReason})${said}`
+          : `${what} is empty (stop reason ${response.stopReason})`;
+    throw new UnusableAnswerError(kind, response.stopReason, detail);
+  }
 }
 
 /** Why the cell has no answer to judge, with what the receiver did say. */

@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { writeFileAtomic } from '../core/atomic-write.ts';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { ResolvedConfig } from '../config/types.ts';
 import { InputError } from '../core/errors.ts';
@@ -18,6 +18,16 @@ export interface RunDir {
 export function createRunDirectory(config: ResolvedConfig): RunDir {
   const runId = `${new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '')}-${randomBytes(2).toString('hex')}`;
   const dir = join(config.outDir, runId);
+  // A file where the runs go (or on the way to it) would fail mkdir with a stack trace.
+  for (let d = resolve(config.outDir); ; d = dirname(d)) {
+    const st = statOrUndefined(d);
+    if (st && !st.isDirectory())
+      throw new InputError(
+        'bad_flag',
+        `--out / outDir: ${config.outDir}: ${d === resolve(config.outDir) ? 'is a file' : `${d} is a file`}, not a directory for run directories`,
+      );
+    if (st || dirname(d) === d) break;
+  }
   if (existsSync(dir)) throw new InputError('run_exists', `run directory ${dir} already exists`);
   mkdirSync(dir, { recursive: true });
   return { runId, dir };
@@ -112,3 +122,11 @@ export function openResume(
 }
 
 export { acquireRunLock } from './run-lock.ts';
+
+function statOrUndefined(path: string) {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined; // ENOENT, or ENOTDIR below a file (the file itself is found on the way up)
+  }
+}

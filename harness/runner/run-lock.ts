@@ -45,6 +45,25 @@ export function acquireRunLock(dir: string): () => void {
   }
 }
 
+/**
+ * The process holding the run's lock (a run in progress), or undefined when none does — for readers
+ * (`report`) that must say they read a journal still being written. Takes no claim.
+ */
+export function runLockHolder(dir: string): number | undefined {
+  const lockDir = join(dir, 'run.lock');
+  try {
+    if (statSync(lockDir).isFile()) {
+      const pid = Number(readFileSync(lockDir, 'utf8').trim());
+      return pid && alive(pid) ? pid : undefined;
+    }
+    const newest = newestClaim(lockDir);
+    const holder = newest ? holderOf(lockDir, newest) : undefined;
+    return typeof holder === 'number' ? holder : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function newestClaim(lockDir: string): number | undefined {
   let newest: number | undefined;
   for (const f of readdirSync(lockDir)) if (/^\d+$/.test(f)) newest = Math.max(newest ?? 0, Number(f));

@@ -11,6 +11,15 @@ import {
   type Protocol,
   type Responder,
 } from './mock-llm-wire.ts';
+import {
+  anthropicBatch,
+  anthropicResultLine,
+  openaiBatch,
+  openaiErrorLine,
+  multipartFile,
+  json,
+  jsonl,
+} from './mock-batch-wire.ts';
 
 /**
  * A loopback server speaking both vendors' batch protocols to the real SDKs:
@@ -30,6 +39,15 @@ export interface BatchMockOptions {
   responder?: Responder;
   /** Per request: undefined answers it; otherwise it fails that way. `batch` counts from 1 per server. */
   outcome?: (ctx: { batch: number; customId: string; body: any; protocol: Protocol }) => Outcome;
+  /** Faults, each a count consumed as requests arrive (tests set and reset them). */
+  faults?: {
+    /** Create calls that create the batch but never answer (the client times out; the batch exists). */
+    hangCreates?: number;
+    /** Create calls answered 500 without creating anything. */
+    failCreates?: number;
+    /** Status reads (GET one batch) answered 500: an outage of the batch API. */
+    statusErrors?: number;
+  };
 }
 
 export interface BatchMockStats {
@@ -41,7 +59,8 @@ export interface BatchMockStats {
   uploads: number;
 }
 
-interface MockBatch {
+export interface MockBatch {
+  metadata?: Record<string, string>;
   id: string;
   n: number;
   protocol: Protocol;
@@ -98,14 +117,53 @@ export async function startBatchMock(options: BatchMockOptions = {}): Promise<Ba
     batches.set(b.id, b);
     return b;
   };
+  const faults = () => (options.faults ??= {});
+  /** Consumes one of a fault's count: true when this request is to fail that way. */
+  const take = (k: keyof NonNullable<BatchMockOptions['faults']>) => {
+    const n = faults()[k] ?? 0;
+    if (n <= 0) return false;
+    faults()[k] = n - 1;
+    return true;
+  };
+  const serverError = (res: http.ServerResponse) =>
+    json(res, 500, { type: 'error', error: { type: 'api_error', message: 'injected outage' } });
+  /** Newest first, as both vendors list batches (one page). */
+  const listed = (protocol: Protocol) =>
+    [...batches.values()].filter((b) => b.protocol === protocol).sort((a, b) => b.n - a.n);
   const route = (req: http.IncomingMessage, raw: Buffer, res: http.ServerResponse) => {
     const path = (req.url ?? '').split('?')[0]!;
     let m: RegExpMatchArray | null;
-    if (req.method === 'POST' && path === '/v1/messages/batches') {
-      const body = JSON.parse(raw.toString('utf8'));
-      const lines = body.requests.map((r: any) => ({ customId: r.custom_id, body: r.params }));
-      return json(res, 200, anthropicBatch(create('anthropic', lines), url, ended, settle));
+    if (req.method === 'POST' && (path === '/v1/messages/batches' || path === '/v1/batches')) {
+      if (take('failCreates')) return serverError(res);
+      if (take('hangCreates')) {
+        createBatch(path, raw, res);
+        return; // created, never answered: the client's timeout ends the call
+      }
+      return createBatch(path, raw, res, true);
     }
+    if (req.method === 'GET' && path === '/v1/messages/batches') {
+      const data = listed('anthropic').map((b) => anthropicBatch(b, url, ended, settle));
+      return json(res, 200, {
+        data,
+        has_more: false,
+        first_id: data[0]?.id ?? null,
+        last_id: data.at(-1)?.id ?? null,
+      });
+    }
+    if (req.method === 'GET' && path === '/v1/batches') {
+      const data = listed('openai').map((b) =>
+        openaiBatch(b, files, ended, settle, options.processMs ?? 100),
+      );
+      return json(res, 200, {
+        object: 'list',
+        data,
+        has_more: false,
+        first_id: data[0]?.id,
+        last_id: data.at(-1)?.id,
+      });
+    }
+    if (req.method === 'GET' && /^\/v1\/(messages\/)?batches\/[^/]+$/.test(path) && take('statusErrors'))
+      return serverError(res);
     if ((m = path.match(/^\/v1\/messages\/batches\/([^/]+)(\/results)?$/)) && req.method === 'GET') {
       const b = batches.get(m[1]!);
       if (!b)
@@ -135,22 +193,6 @@ export async function startBatchMock(options: BatchMockOptions = {}): Promise<Ba
         status: 'processed',
       });
     }
-    if (req.method === 'POST' && path === '/v1/batches') {
-      const body = JSON.parse(raw.toString('utf8'));
-      const text = files.get(body.input_file_id);
-      if (text === undefined)
-        return json(res, 400, { error: { message: 'no such input file', type: 'invalid_request_error' } });
-      const lines = text
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l))
-        .map((l) => ({ customId: l.custom_id, body: l.body }));
-      return json(
-        res,
-        200,
-        openaiBatch(create('openai', lines), files, ended, settle, options.processMs ?? 100),
-      );
-    }
     if ((m = path.match(/^\/v1\/batches\/([^/]+)$/)) && req.method === 'GET') {
       const b = batches.get(m[1]!);
       if (!b) return json(res, 404, { error: { message: 'no batch', type: 'invalid_request_error' } });
@@ -169,6 +211,27 @@ export async function startBatchMock(options: BatchMockOptions = {}): Promise<Ba
     }
     json(res, 404, { error: { message: `no route ${req.method} ${path}` } });
   };
+  /** A create call: the batch is made; `answer` false leaves the call hanging (its batch exists). */
+  function createBatch(path: string, raw: Buffer, res: http.ServerResponse, answer = false): void {
+    const body = JSON.parse(raw.toString('utf8'));
+    if (path === '/v1/messages/batches') {
+      const lines = body.requests.map((r: any) => ({ customId: r.custom_id, body: r.params }));
+      const b = create('anthropic', lines);
+      if (answer) json(res, 200, anthropicBatch(b, url, ended, settle));
+      return;
+    }
+    const text = files.get(body.input_file_id);
+    if (text === undefined)
+      return json(res, 400, { error: { message: 'no such input file', type: 'invalid_request_error' } });
+    const lines = text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .map((l) => ({ customId: l.custom_id, body: l.body }));
+    const b = create('openai', lines);
+    if (body.metadata) b.metadata = body.metadata;
+    if (answer) json(res, 200, openaiBatch(b, files, ended, settle, options.processMs ?? 100));
+  }
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -189,145 +252,4 @@ export async function startBatchMock(options: BatchMockOptions = {}): Promise<Ba
         server.close(() => resolve());
       }),
   };
-}
-
-type Settle = (b: MockBatch) => NonNullable<MockBatch['results']>;
-
-function anthropicBatch(b: MockBatch, url: string, ended: (b: MockBatch) => boolean, settle: Settle) {
-  const done = ended(b);
-  const counts = { processing: done ? 0 : b.lines.length, succeeded: 0, errored: 0, canceled: 0, expired: 0 };
-  if (done) for (const r of settle(b)) counts[r.outcome ?? 'succeeded']++;
-  return {
-    id: b.id,
-    type: 'message_batch',
-    processing_status: done ? 'ended' : 'in_progress',
-    request_counts: counts,
-    created_at: new Date(b.createdAt).toISOString(),
-    expires_at: new Date(b.createdAt + 86_400_000).toISOString(),
-    ended_at: done ? new Date().toISOString() : null,
-    archived_at: null,
-    cancel_initiated_at: null,
-    results_url: done ? `${url}/v1/messages/batches/${b.id}/results` : null,
-  };
-}
-
-function anthropicResultLine(r: NonNullable<MockBatch['results']>[number]): unknown {
-  if (!r.outcome) return { custom_id: r.customId, result: { type: 'succeeded', message: r.reply } };
-  if (r.outcome === 'errored')
-    return {
-      custom_id: r.customId,
-      result: {
-        type: 'errored',
-        error: {
-          type: 'error',
-          error: { type: 'invalid_request_error', message: r.problem ?? 'injected error' },
-        },
-      },
-    };
-  return { custom_id: r.customId, result: { type: r.outcome } };
-}
-
-function openaiBatch(
-  b: MockBatch,
-  files: Map<string, string>,
-  ended: (b: MockBatch) => boolean,
-  settle: Settle,
-  processMs: number,
-) {
-  const age = Date.now() - b.createdAt;
-  const done = ended(b);
-  const base = {
-    id: b.id,
-    object: 'batch',
-    endpoint: '/v1/chat/completions',
-    completion_window: '24h',
-    input_file_id: 'file-in',
-    created_at: Math.floor(b.createdAt / 1000),
-  };
-  if (!done) {
-    const status =
-      age < 0.2 * processMs ? 'validating' : age < 0.8 * processMs ? 'in_progress' : 'finalizing';
-    return { ...base, status, request_counts: { total: b.lines.length, completed: 0, failed: 0 } };
-  }
-  const results = settle(b);
-  const out = results.filter((r) => !r.outcome);
-  const bad = results.filter((r) => r.outcome);
-  const outId = `file-out-${b.id}`;
-  const errId = `file-err-${b.id}`;
-  files.set(
-    outId,
-    out
-      .map((r, i) =>
-        JSON.stringify({
-          id: `batch_req_${i}`,
-          custom_id: r.customId,
-          response: { status_code: 200, request_id: `req_${i}`, body: r.reply },
-          error: null,
-        }),
-      )
-      .join('\n') + '\n',
-  );
-  if (bad.length)
-    files.set(errId, bad.map((r, i) => JSON.stringify(openaiErrorLine(r, i))).join('\n') + '\n');
-  const expired = bad.some((r) => r.outcome === 'expired');
-  const cancelled = bad.some((r) => r.outcome === 'canceled');
-  return {
-    ...base,
-    status: expired ? 'expired' : cancelled ? 'cancelled' : 'completed',
-    output_file_id: out.length ? outId : null,
-    error_file_id: bad.length ? errId : null,
-    request_counts: { total: results.length, completed: out.length, failed: bad.length },
-  };
-}
-
-function openaiErrorLine(r: NonNullable<MockBatch['results']>[number], i: number): unknown {
-  if (r.outcome === 'errored')
-    return {
-      id: `batch_req_e${i}`,
-      custom_id: r.customId,
-      response: {
-        status_code: 400,
-        request_id: `req_e${i}`,
-        body: {
-          error: { message: r.problem ?? 'injected error', type: 'invalid_request_error', code: null },
-        },
-      },
-      error: null,
-    };
-  const code = r.outcome === 'expired' ? 'batch_expired' : 'batch_cancelled';
-  const message =
-    r.outcome === 'expired'
-      ? 'This request could not be executed before the completion window expired.'
-      : 'This request was cancelled.';
-  return { id: `batch_req_e${i}`, custom_id: r.customId, response: null, error: { code, message } };
-}
-
-/** The uploaded file of a multipart/form-data body (the SDK's files.create). */
-function multipartFile(req: http.IncomingMessage, raw: Buffer): string {
-  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(req.headers['content-type'] ?? '');
-  const b = boundary?.[1] ?? boundary?.[2];
-  if (!b) return '';
-  for (const part of raw.toString('utf8').split(`--${b}`)) {
-    if (!/name="file"/.test(part)) continue;
-    const start = part.indexOf('\r\n\r\n');
-    return part.slice(start + 4).replace(/\r\n$/, '');
-  }
-  return '';
-}
-
-function json(res: http.ServerResponse, status: number, payload: unknown): void {
-  const text = JSON.stringify(payload);
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-    'request-id': 'req_batchmock',
-    'x-request-id': 'req_batchmock',
-  });
-  res.end(text);
-}
-
-function jsonl(res: http.ServerResponse, lines: unknown[]): void {
-  const text = lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
-  res.writeHead(200, { 'content-type': 'application/binary', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
 }

@@ -15,7 +15,8 @@ import type { Protocol } from './mock-llm-wire.ts';
 export interface RateLimitSpec {
   rps: number;
   burst?: number;
-  headers?: boolean;
+  /** false: only retry-after; 'on429': the allowance headers on 429s only (some compatible servers). @default true */
+  headers?: boolean | 'on429';
 }
 
 export interface RateDecision {
@@ -37,7 +38,11 @@ export class MockRateLimiter {
     const ok = b.tokens >= 1;
     if (ok) b.tokens -= 1;
     const headers: Record<string, string> = {};
-    if (this.spec.headers !== false) {
+    if (
+      this.spec.headers === true ||
+      this.spec.headers === undefined ||
+      (this.spec.headers === 'on429' && !ok)
+    ) {
       const resetMs = (burst - b.tokens) / perMs;
       const remaining = String(Math.floor(b.tokens));
       if (protocol === 'anthropic') {

@@ -2,9 +2,9 @@ import type { Command } from '../command.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../../core/errors.ts';
-import { readJsonl } from '../../core/journal.ts';
+import { readJournalRows } from '../../runner/journal-rows.ts';
+import { runLockHolder } from '../../runner/run-lock.ts';
 import { reportFormats, writeReports, type ReportFormat } from '../../../reports/write.ts';
-import type { ResultRow } from '../../core/index.ts';
 
 interface ReportArgs {
   dir: string;
@@ -34,12 +34,13 @@ export const reportCommand: Command<ReportArgs> = {
           'bad_format',
           `--format: unknown format "${f}"; valid: ${reportFormats.join(', ')}`,
         );
-    let rows: ResultRow[];
-    try {
-      rows = readJsonl<ResultRow>(journal);
-    } catch (err) {
-      throw new InputError('bad_journal', (err as Error).message);
-    }
+    // A run still in progress: its journal is partial (and its last line may be mid-write).
+    const holder = runLockHolder(args.dir);
+    const rows = readJournalRows(journal);
+    if (holder !== undefined)
+      process.stderr.write(
+        `report: ${args.dir} is still running (process ${holder} holds run.lock); these reports are PARTIAL: they cover the ${rows.length} rows journalled so far. Run report again once the run has finished.\n`,
+      );
     for (const file of await writeReports(args.dir, rows, { formats: formats as ReportFormat[] }))
       process.stdout.write(`${file}\n`);
   },

@@ -195,4 +195,9 @@ export interface Arm {
   models: { source: ModelAlias; receiver: ModelAlias };
   /** 'live' re-runs the source agent over the case's world for this arm (docs/live.md). @default the suite's mode */
   mode?: 'recorded' | 'live';
+  /**
+   * Answers cut at max_tokens are expected for this arm (a deliberately small output budget): its
+   * truncated rows do not count against the error budget. They are flagged either way. @default false
+   */
+  allowTruncation?: boolean;
 }

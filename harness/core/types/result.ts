@@ -103,6 +103,13 @@ export interface ResultRow {
    * Absent in journals written before it existed.
    */
   stop_reason?: string | null;
+  /**
+   * The roles whose answers were cut at max_tokens (the source's handoff calls, the receiver's final
+   * answer); absent when none was. Such a row is scored, but counts against the error budget unless
+   * `truncation_allowed` (the arm's `allowTruncation`).
+   */
+  truncated?: ('source' | 'receiver' | 'judge')[];
+  truncation_allowed?: boolean;
   source_model: string;
   receiver_model: string;
   judge_model: string;

@@ -18,7 +18,9 @@ import { readRateLimitHeaders, type RateLimitInfo } from './headers.ts';
  *   next token), else 0.9 × the rate admitted lately (sent, less those answered 429); each further 429
  *   (at most every 200 ms) multiplies the pace by 0.7; each second without a 429 raises it by a
  *   quarter, once 3 s have passed without one it doubles each second; pacing ends when it is twice the rate attempts are
- *   asked for. A pace from allowance headers ends after a quiet second without them.
+ *   asked for. A pace from allowance headers ends after a quiet second without them — unless the
+ *   server states them only on its 429s: then it holds while attempts are asked for faster than half
+ *   the stated rate.
  * - a token allowance at 0 (`*-tokens-remaining: 0`) pauses the model until its reset, at most 1 s
  *   (how many tokens the next request needs is not known here; a 429's retry-after says the rest).
  */
@@ -66,6 +68,8 @@ export class RateGate {
   private lastDecrease = -Infinity;
   private lastHeaders = -Infinity;
   private lastGrow = -Infinity;
+  /** A 2xx has carried allowance headers (some servers state their limit only on a 429). */
+  private headersOnSuccess = false;
   /** Attempts asked for and admitted (let through, less those answered 429), per ms, over ~1 s. */
   private readonly asked = new Meter();
   private readonly admitted = new Meter();
@@ -107,6 +111,7 @@ export class RateGate {
     const info = status === 429 || hasRateHeaders(get) ? readRateLimitHeaders(get) : undefined;
     if (status === 429) this.admitted.add(now, -1);
     if (info?.requests) this.sync(ticket, info, now);
+    if (info?.requests && status >= 200 && status < 300) this.headersOnSuccess = true;
     if (status === 429) this.on429(info ?? {}, now);
     if (info?.tokensExhaustedMs) this.block(now + Math.min(info.tokensExhaustedMs, 1000));
     if (status >= 200 && status < 300) this.grow(now);
@@ -209,6 +214,14 @@ export class RateGate {
    */
   private grow(now: number): void {
     if (!this.paced) return;
+    if (this.headerRate > 0 && !this.headersOnSuccess) {
+      // The limit was stated on a 429 only (as some OpenAI-compatible servers do): a quiet second
+      // means the pace works, not that the limit was lifted. It ends when the load falls below it.
+      if (this.headerRate <= 2 * Math.max(this.asked.rate(now), MIN_RATE)) return;
+      this.headerRate = 0;
+      this.unpace();
+      return;
+    }
     if (this.headerRate > 0) {
       if (now - Math.max(this.lastHeaders, this.last429) < 1000) return;
       this.headerRate = 0;
