@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { resolveSources } from './sources.ts';
 import { ConfigError } from '../core/errors.ts';
 import { packageRoot } from '../version.ts';
 import { resolveGateThresholds } from './gate-thresholds.ts';
@@ -70,6 +71,7 @@ export function resolveConfig(
     quiet: flags.quiet ?? false,
     shard: parseShard(flags.shard, where),
     batch: flags.batch ?? false,
+    ...resolveSources(user.sources, flags.source, where, file ? dirname(file) : process.cwd()),
   };
 }
 
@@ -109,6 +111,7 @@ const knownFields = new Set([
   'criteria',
   'checks',
   'reporters',
+  'sources',
 ]);
 
 function checkKnownFields(user: UserConfig, where: string): void {

@@ -1,3 +1,4 @@
+import type { ResolvedSource, SourceSpec } from './sources.ts';
 import type { Arm, Check, Criterion, Provider, Reporter, Strategy } from '../core/index.ts';
 import type { SimOptions } from '../providers/sim/index.ts';
 
@@ -241,6 +242,12 @@ export interface UserConfig {
    * @example ['progress', 'md', myReporter]
    */
   reporters?: ReporterEntry[];
+  /**
+   * Your own agents as the live source, by name (`run --mode live --source <name>`): a command run
+   * once per live cell with `{world}`, `{brief}`, `{out}` in its argv, or `defineSource(fn)`
+   * (docs/live.md#your-own-agent). @default {}
+   */
+  sources?: Record<string, SourceSpec>;
 }
 
 /** The config after defaults, flags and validation: what every command runs with. */
@@ -278,6 +285,10 @@ export interface ResolvedConfig {
   reporters: ReporterEntry[];
   quiet: boolean;
   shard: { index: number; count: number } | null;
+  /** The config's sources, checked. */
+  sources: Record<string, ResolvedSource>;
+  /** `--source <name>`: live cells run that source instead of the harness's own tool loop. */
+  source: string | null;
   /** `run --batch`: model calls go through the vendors' batch APIs at the batch price (docs/scale.md). */
   batch?: boolean;
 }

@@ -131,7 +131,7 @@ function runOne(c: ToolCall, o: SourceLoopOptions, out: SourceLoopResult): ToolR
 }
 
 /** The recorded session's leading user messages (the brief its parent sent), with the notice appended. */
-function briefOf(t: Transcript, notice: string | undefined): Message[] {
+export function briefOf(t: Transcript, notice: string | undefined): Message[] {
   let n = 0;
   while (
     n < t.messages.length &&

@@ -1,10 +1,15 @@
 import type { Arm, Case, Suite } from '../core/index.ts';
 import type { ResolvedConfig, SuiteSelection } from '../config/types.ts';
 import { ConfigError } from '../core/errors.ts';
+import type { ResolvedSource } from '../config/sources.ts';
 
 /** A planned cell's live settings; undefined for a recorded cell. */
 export interface LiveSettings {
   budget: number;
+  /** `--source <name>`: the user's own agent runs as the source instead of the harness's tool loop. */
+  source?: ResolvedSource;
+  /** Where an own source's sessions are cached (the response cache's directory), or null when it is off. */
+  sourceCache?: string | null;
 }
 
 /**
@@ -15,7 +20,10 @@ export function liveSettingsOf(suite: Suite, arm: Arm, config: ResolvedConfig): 
   const sel = selectionOf(suite.id, config);
   const mode = config.modeForced ? config.mode : (arm.mode ?? sel?.mode ?? config.mode);
   if (mode !== 'live') return undefined;
-  return { budget: sel?.sourceToolBudget ?? config.sourceToolBudget };
+  const budget = sel?.sourceToolBudget ?? config.sourceToolBudget;
+  const source = config.source ? config.sources?.[config.source] : undefined;
+  if (!source) return { budget };
+  return { budget, source, sourceCache: config.cache.enabled ? config.cache.dir : null };
 }
 
 /**
