@@ -174,6 +174,10 @@ function loopArtifact(l: SourceLoopResult) {
   );
   return {
     transcript: l.transcript.id,
+    // An own source (--source) is named, with whether its session came from the source cache.
+    ...(l.transcript.meta?.ownSource
+      ? { ownSource: l.transcript.meta.ownSource, ownSourceCached: l.transcript.meta.cached }
+      : {}),
     toolCalls: l.toolCalls,
     budgetExhausted: l.budgetExhausted,
     stopReason: l.stopReason,
