@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { resolveSources } from './sources.ts';
+import { checkLivePrompts, type LivePrompts } from './live-prompts.ts';
 import { ConfigError } from '../core/errors.ts';
 import { packageRoot } from '../version.ts';
 import { resolveGateThresholds } from './gate-thresholds.ts';
@@ -54,6 +55,7 @@ export function resolveConfig(
       defaults.concurrency,
     budgetTokens: check.positiveInt(user.budgetTokens, 'budgetTokens') ?? defaults.budgetTokens,
     ...resolveLive(user, flags, check),
+    ...optionalPrompts(checkLivePrompts(user.livePrompts, 'livePrompts', where, false)),
     cache: resolveCache(user, flags, check),
     outDir: flags.out ?? check.string(user.outDir, 'outDir') ?? defaults.outDir,
     casesDir: check.string(user.casesDir, 'casesDir') ?? defaultCasesDir(),
@@ -85,6 +87,10 @@ function resolveCache(user: UserConfig, flags: ConfigFlags, check: Checker): Res
   };
 }
 
+function optionalPrompts(p: LivePrompts | undefined): { livePrompts?: LivePrompts } {
+  return p ? { livePrompts: p } : {};
+}
+
 /** The fields a config may have. */
 const knownFields = new Set([
   'suites',
@@ -98,6 +104,7 @@ const knownFields = new Set([
   'budgetTokens',
   'mode',
   'sourceToolBudget',
+  'livePrompts',
   'cache',
   'outDir',
   'casesDir',

@@ -1,3 +1,4 @@
+import type { LivePrompts, LivePromptsInput } from './live-prompts.ts';
 import type { ResolvedSource, SourceSpec } from './sources.ts';
 import type { Arm, Check, Criterion, Provider, Reporter, Strategy } from '../core/index.ts';
 import type { SimOptions } from '../providers/sim/index.ts';
@@ -86,6 +87,11 @@ export interface SuiteSelection {
   /** This suite's live tool-call budget. @default the config's `sourceToolBudget` */
   sourceToolBudget?: number;
   /**
+   * Live mode: this suite's source system prompt and reminder, and per arm (`arms.<name>`); over the
+   * config's `livePrompts`. @default the config's
+   */
+  livePrompts?: LivePromptsInput;
+  /**
    * The criteria this suite's cases are judged on (library ids or the config's `criteria`), replacing
    * the suite's own list. @default the suite's (and each case's) own `criteria`
    */
@@ -102,6 +108,7 @@ export interface ResolvedSuiteSelection {
   extraArms?: ArmInput[];
   mode?: SourceMode;
   sourceToolBudget?: number;
+  livePrompts?: LivePromptsInput;
   criteria?: string[];
   checks?: string[];
 }
@@ -195,6 +202,12 @@ export interface UserConfig {
    * median of 6.1, so the ceiling binds only on runs that go far past the seed's scale). @default 12
    */
   sourceToolBudget?: number;
+  /**
+   * Live mode: the source loop's system prompt (`system`, `{budget}` replaced) and its "end with what
+   * you could not determine" reminder (`reminder`: a sentence, or false for none), for every suite;
+   * a suite selection's `livePrompts` (and its `arms.<name>`) wins. @default the built-in prompt
+   */
+  livePrompts?: LivePrompts;
   /** Response cache: `false` to disable, or its directory. @default '.handoff-cache' */
   cache?: boolean | { dir?: string };
   /** Where runs are written. @default 'runs' */
@@ -268,6 +281,8 @@ export interface ResolvedConfig {
   /** True when --mode set it: it then wins over every suite's and arm's own mode. */
   modeForced: boolean;
   sourceToolBudget: number;
+  /** The config's own live prompts (suites' and arms' are in their selections). */
+  livePrompts?: LivePrompts;
   cache: { enabled: boolean; dir: string };
   outDir: string;
   casesDir: string;

@@ -75,6 +75,7 @@ export async function prepareLive(
               recorded,
               tools,
               budget: live.budget,
+              ...(live.prompts ? { prompts: live.prompts } : {}),
               notice,
               call: (r) => call('source', r),
               sim: simHintsOf(c),

@@ -68,6 +68,7 @@ const planFields = [
   'mode',
   'modeForced',
   'sourceToolBudget',
+  'livePrompts',
   'source',
   'sim',
   'prices',
