@@ -26,6 +26,13 @@ export function liveSettingsOf(suite: Suite, arm: Arm, config: ResolvedConfig): 
   const budget = sel?.sourceToolBudget ?? config.sourceToolBudget;
   const prompts = livePromptsOf(arm.name, sel?.livePrompts, config.livePrompts);
   const source = config.source ? config.sources?.[config.source] : undefined;
+  // A resumed run keeps its --source; the config it resumes with must still define it.
+  if (config.source && !source)
+    throw new ConfigError(
+      config.configFile ?? 'config',
+      `sources.${config.source}`,
+      `the run's live source "${config.source}" is not defined in this config`,
+    );
   return {
     budget,
     ...(prompts ? { prompts } : {}),
