@@ -8,6 +8,7 @@ import type {
   ToolResult,
   Transcript,
 } from '../core/index.ts';
+import { budgetSpentMessage } from '../core/index.ts';
 import type { WorldTools } from './tools.ts';
 import type { LivePrompts } from '../config/live-prompts.ts';
 
@@ -51,6 +52,9 @@ export interface SourceLoopResult {
   stopReason: string;
 }
 
+/** The refused call's result (harness/core: the contract guard recognises it). */
+export { budgetSpentMessage };
+
 export const SOURCE_MAX_TOKENS = 4096;
 
 /**
@@ -73,10 +77,6 @@ export function liveSystemPrompt(budget: number, prompts?: LivePrompts): string 
       ? prompts.system.replace(/\{budget\}/g, String(budget))
       : [...head, `${report}.`].join('\n');
   return typeof prompts.reminder === 'string' ? `${system}\n${prompts.reminder}` : system;
-}
-
-export function budgetSpentMessage(budget: number): string {
-  return `Error: the tool-call budget of ${budget} calls is exhausted; this call was not run. Write your final report now from what you have.`;
 }
 
 export async function runSourceLoop(o: SourceLoopOptions): Promise<SourceLoopResult> {
