@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A scripted example agent for `run --mode live --source <name>` (docs/live.md#your-own-agent).
+// A scripted example agent for `run --mode live --source <name>` (docs/live.md#your-own-agent-as-the-source).
 //
 //   node agent.mjs --world <dir> --brief <file> --out <file> [--budget <n>]
 //

@@ -3,7 +3,7 @@ import { ConfigError } from '../core/errors.ts';
 import { importFormats, type ImportFormat } from '../importers/importer.ts';
 
 /**
- * Your own agent as the live source (docs/live.md#your-own-agent): `sources.<name>` in eval.config.ts,
+ * Your own agent as the live source (docs/live.md#your-own-agent-as-the-source): `sources.<name>` in eval.config.ts,
  * chosen with `run --mode live --source <name>`. A command is run once per live cell (cached by the
  * world, the brief, the command and `version`) with `{world}`, `{brief}`, `{out}` and `{budget}` in
  * its argv replaced; it writes its session to `{out}` in a format the importers read.

@@ -258,7 +258,7 @@ export interface UserConfig {
   /**
    * Your own agents as the live source, by name (`run --mode live --source <name>`): a command run
    * once per live cell with `{world}`, `{brief}`, `{out}` in its argv, or `defineSource(fn)`
-   * (docs/live.md#your-own-agent). @default {}
+   * (docs/live.md#your-own-agent-as-the-source). @default {}
    */
   sources?: Record<string, SourceSpec>;
 }

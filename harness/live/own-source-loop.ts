@@ -5,7 +5,7 @@ import { briefOf, sourceAgentOf, type SourceLoopResult } from './loop.ts';
 import { runOwnSource } from './own-source.ts';
 
 /**
- * The user's own agent in place of the harness's source loop (docs/live.md#your-own-agent): it gets
+ * The user's own agent in place of the harness's source loop (docs/live.md#your-own-agent-as-the-source): it gets
  * the same brief the loop would (the recorded session's leading user messages plus the arm's notice)
  * and its imported session becomes the live transcript — the brief as the case states it, then the
  * agent's own messages, stamped with the recorded source agent so strategies and judges see the same

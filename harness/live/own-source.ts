@@ -18,7 +18,7 @@ import type { ResolvedSource } from '../config/sources.ts';
 import { importTranscript } from '../importers/import-transcript.ts';
 
 /**
- * Runs a user's own agent as the live source of one cell (docs/live.md#your-own-agent): the brief is
+ * Runs a user's own agent as the live source of one cell (docs/live.md#your-own-agent-as-the-source): the brief is
  * written to a file, the command runs with `{world}`, `{brief}`, `{out}`, `{budget}` replaced (argv,
  * no shell; env only what the source declares plus PATH and HOME), and `{out}` is imported with the
  * source's format. A run is cached by the world, the brief, the budget, the command and the source's
