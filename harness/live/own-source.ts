@@ -55,7 +55,9 @@ const inflight = new Map<string, Promise<OwnSourceRun>>();
 
 export function runOwnSource(src: ResolvedSource, input: OwnSourceInput): Promise<OwnSourceRun> {
   const key = cacheKey(src, input);
-  // Concurrent reps of one cell share one run: the key is the same, so would be the cached session.
+  // With the cache off every cell runs the agent (as every arm runs its own loop with --no-cache).
+  if (!input.cacheDir) return runOrCached(src, input, key);
+  // Concurrent cells with one key share one run: it is the session the cache would serve them.
   const running = inflight.get(key);
   if (running) return running;
   const p = runOrCached(src, input, key).finally(() => inflight.delete(key));
