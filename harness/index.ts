@@ -12,6 +12,13 @@ import type { Reporter } from './runner/reporters.ts';
 export { defineConfig } from './config/define-config.ts';
 export { resolveConfig } from './config/resolve-config.ts';
 export { configDefaults } from './config/defaults.ts';
+export {
+  defineSource,
+  type SourceSpec,
+  type SourceCommandSpec,
+  type SourceFunctionSpec,
+  type SourceInput,
+} from './config/sources.ts';
 export { sweep, sweepArmName, type SweepGrid, type SweepOptions } from './config/sweep.ts';
 export { frameworks, frameworkArms, type FrameworksOptions } from './config/frameworks.ts';
 export {

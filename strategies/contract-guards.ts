@@ -1,5 +1,5 @@
 import type { Transcript } from '../harness/core/index.ts';
-import { allTrailItems } from '../harness/core/transcript/view.ts';
+import { ranTrailItems } from '../harness/core/transcript/budget.ts';
 import { formatArgs } from './render.ts';
 import type { ResearchResult } from './contract-schema.ts';
 
@@ -12,7 +12,7 @@ import type { ResearchResult } from './contract-schema.ts';
  * - `empty-result` (the seed's guard): no findings and no unresolved question ⇒ the child almost
  *   certainly stopped early, so `effort.budget_exhausted = true`.
  * - `tool-calls-mismatch`: `effort.tool_calls` missing or different from the number of tool calls in
- *   the child's transcript ⇒ corrected to the transcript's count. Effort is how the parent tells a
+ *   the child's transcript that ran (a call refused past the budget is not one) ⇒ corrected to that count. Effort is how the parent tells a
  *   thorough child from one that stopped after one search; a self-report it can check, it checks.
  * - `no-provenance`: a `verified` finding with an empty provenance ⇒ downgraded to `inferred`: a claim
  *   nobody can trace to a file, column or url is not verified (ledgerline added provenance after a
@@ -64,7 +64,8 @@ export function applyGuards(input: ResearchResult, transcript?: Transcript): Gua
 }
 
 function checkToolCalls(result: ResearchResult, transcript: Transcript, flags: GuardFlag[]): void {
-  const actual = allTrailItems(transcript).length;
+  // Calls refused past the budget were never run: counting them would "correct" a true count upwards.
+  const actual = ranTrailItems(transcript).length;
   const reported = result.effort.tool_calls;
   if (reported === actual) return;
   result.effort.tool_calls = actual;
@@ -87,10 +88,10 @@ function checkTraceable(result: ResearchResult, transcript: Transcript, flags: G
   }
 }
 
-/** The child's tool calls and results (what it actually read), lower-cased; its own prose is not evidence. */
+/** The child's tool calls that ran and their results (what it actually read), lower-cased; its own prose and refused calls are not evidence. */
 function evidenceText(t: Transcript): string {
   const parts: string[] = [];
-  for (const item of allTrailItems(t)) parts.push(formatArgs(item.call.input), item.result?.content ?? '');
+  for (const item of ranTrailItems(t)) parts.push(formatArgs(item.call.input), item.result?.content ?? '');
   return parts.join('\n').toLowerCase();
 }
 

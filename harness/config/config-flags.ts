@@ -17,4 +17,5 @@ export interface ConfigFlags {
   maxErrorRate?: number;
   mode?: string;
   sourceToolBudget?: number;
+  source?: string;
 }

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { resolveSources } from './sources.ts';
+import { checkLivePrompts, type LivePrompts } from './live-prompts.ts';
 import { ConfigError } from '../core/errors.ts';
 import { packageRoot } from '../version.ts';
 import { checkGateSuiteIds, resolveGateThresholds } from './gate-thresholds.ts';
@@ -54,6 +56,7 @@ export function resolveConfig(
       defaults.concurrency,
     budgetTokens: check.positiveInt(user.budgetTokens, 'budgetTokens') ?? defaults.budgetTokens,
     ...resolveLive(user, flags, check),
+    ...optionalPrompts(checkLivePrompts(user.livePrompts, 'livePrompts', where, false)),
     cache: resolveCache(user, flags, check),
     outDir: flags.out ?? check.string(user.outDir, 'outDir') ?? defaults.outDir,
     casesDir: check.string(user.casesDir, 'casesDir') ?? defaultCasesDir(),
@@ -71,6 +74,7 @@ export function resolveConfig(
     quiet: flags.quiet ?? false,
     shard: parseShard(flags.shard, where),
     batch: flags.batch ?? false,
+    ...resolveSources(user.sources, flags.source, where, file ? dirname(file) : process.cwd()),
   };
   // The fields above keep their own messages; the schema checks every value they do not (issue 28.12).
   checkConfigSchema(user, where);
@@ -96,6 +100,10 @@ function resolveSim(user: UserConfig, check: Checker): ResolvedConfig['sim'] {
   return sim;
 }
 
+function optionalPrompts(p: LivePrompts | undefined): { livePrompts?: LivePrompts } {
+  return p ? { livePrompts: p } : {};
+}
+
 /** The fields a config may have. */
 const knownFields = new Set([
   'suites',
@@ -109,6 +117,7 @@ const knownFields = new Set([
   'budgetTokens',
   'mode',
   'sourceToolBudget',
+  'livePrompts',
   'cache',
   'outDir',
   'casesDir',
@@ -122,6 +131,7 @@ const knownFields = new Set([
   'criteria',
   'checks',
   'reporters',
+  'sources',
 ]);
 
 function checkKnownFields(user: UserConfig, where: string): void {

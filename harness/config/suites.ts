@@ -1,5 +1,6 @@
 import type { ModelSpec, ResolvedSuiteSelection, ArmInput, UserConfig } from './types.ts';
 import type { Strategy } from '../core/index.ts';
+import { checkLivePrompts } from './live-prompts.ts';
 import { ConfigError, InputError } from '../core/errors.ts';
 import { getStrategy } from '../../strategies/index.ts';
 import { paramProblems } from '../../strategies/define.ts';
@@ -62,6 +63,8 @@ function selection(s: unknown, field: string, ctx: SuiteContext): ResolvedSuiteS
   // Checked with the other live settings (resolve-config.ts), passed on as given.
   if (sel.mode !== undefined) out.mode = sel.mode as ResolvedSuiteSelection['mode'];
   if (sel.sourceToolBudget !== undefined) out.sourceToolBudget = sel.sourceToolBudget as number;
+  const prompts = checkLivePrompts(sel.livePrompts, `${field}.livePrompts`, ctx.file, true);
+  if (prompts) out.livePrompts = prompts;
   const added: ArmInput[] = [];
   if (sel.arms !== undefined) {
     const names: string[] = [];
@@ -95,6 +98,7 @@ const selectionFields = [
   'extraArms',
   'mode',
   'sourceToolBudget',
+  'livePrompts',
   'criteria',
   'checks',
 ];

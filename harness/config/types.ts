@@ -1,3 +1,5 @@
+import type { LivePrompts, LivePromptsInput } from './live-prompts.ts';
+import type { ResolvedSource, SourceSpec } from './sources.ts';
 import type { Arm, Check, Criterion, Direction, Provider, Reporter, Strategy } from '../core/index.ts';
 import type { SimOptions } from '../providers/sim/index.ts';
 
@@ -94,6 +96,11 @@ export interface SuiteSelection {
   /** This suite's live tool-call budget. @default the config's `sourceToolBudget` */
   sourceToolBudget?: number;
   /**
+   * Live mode: this suite's source system prompt and reminder, and per arm (`arms.<name>`); over the
+   * config's `livePrompts`. @default the config's
+   */
+  livePrompts?: LivePromptsInput;
+  /**
    * The criteria this suite's cases are judged on (library ids or the config's `criteria`), replacing
    * the suite's own list. @default the suite's (and each case's) own `criteria`
    */
@@ -110,6 +117,7 @@ export interface ResolvedSuiteSelection {
   extraArms?: ArmInput[];
   mode?: SourceMode;
   sourceToolBudget?: number;
+  livePrompts?: LivePromptsInput;
   criteria?: string[];
   checks?: string[];
 }
@@ -203,6 +211,12 @@ export interface UserConfig {
    * median of 6.1, so the ceiling binds only on runs that go far past the seed's scale). @default 12
    */
   sourceToolBudget?: number;
+  /**
+   * Live mode: the source loop's system prompt (`system`, `{budget}` replaced) and its "end with what
+   * you could not determine" reminder (`reminder`: a sentence, or false for none), for every suite;
+   * a suite selection's `livePrompts` (and its `arms.<name>`) wins. @default the built-in prompt
+   */
+  livePrompts?: LivePrompts;
   /** Response cache: `false` to disable, or its directory. @default '.handoff-cache' */
   cache?: boolean | { dir?: string };
   /** Where runs are written. @default 'runs' */
@@ -250,6 +264,12 @@ export interface UserConfig {
    * @example ['progress', 'md', myReporter]
    */
   reporters?: ReporterEntry[];
+  /**
+   * Your own agents as the live source, by name (`run --mode live --source <name>`): a command run
+   * once per live cell with `{world}`, `{brief}`, `{out}` in its argv, or `defineSource(fn)`
+   * (docs/live.md#your-own-agent-as-the-source). @default {}
+   */
+  sources?: Record<string, SourceSpec>;
 }
 
 /** The config after defaults, flags and validation: what every command runs with. */
@@ -270,6 +290,8 @@ export interface ResolvedConfig {
   /** True when --mode set it: it then wins over every suite's and arm's own mode. */
   modeForced: boolean;
   sourceToolBudget: number;
+  /** The config's own live prompts (suites' and arms' are in their selections). */
+  livePrompts?: LivePrompts;
   cache: { enabled: boolean; dir: string };
   outDir: string;
   casesDir: string;
@@ -287,6 +309,10 @@ export interface ResolvedConfig {
   reporters: ReporterEntry[];
   quiet: boolean;
   shard: { index: number; count: number } | null;
+  /** The config's sources, checked. */
+  sources: Record<string, ResolvedSource>;
+  /** `--source <name>`: live cells run that source instead of the harness's own tool loop. */
+  source: string | null;
   /** `run --batch`: model calls go through the vendors' batch APIs at the batch price (docs/scale.md). */
   batch?: boolean;
 }

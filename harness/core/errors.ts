@@ -64,6 +64,7 @@ export type ErrorCode =
   | InputErrorCode
   | 'subagent_contract'
   | 'tool_error'
+  | 'source_failed'
   | 'classify_failed'
   | 'internal';
 
@@ -256,6 +257,17 @@ export class WorldError extends InputError {
 export class ToolCallError extends HarnessError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('tool_error', message, options);
+  }
+}
+
+/**
+ * Your own live source (a config `sources` entry) failed for one cell: it exited non-zero, timed out,
+ * could not start, or wrote nothing importable. The message ends with its stderr's last lines. A row,
+ * never the run's end.
+ */
+export class SourceRunError extends HarnessError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('source_failed', message, options);
   }
 }
 

@@ -28,3 +28,4 @@ export * from './tokenizer/rank-table.ts';
 export * from './tokens.ts';
 export * from './transcript/session-shape.ts';
 export * from './transcript/view.ts';
+export * from './transcript/budget.ts';

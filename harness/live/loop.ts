@@ -8,7 +8,9 @@ import type {
   ToolResult,
   Transcript,
 } from '../core/index.ts';
+import { budgetSpentMessage } from '../core/index.ts';
 import type { WorldTools } from './tools.ts';
+import type { LivePrompts } from '../config/live-prompts.ts';
 
 /**
  * The source agent's own tool loop (live mode, docs/live.md): its brief as the task, the world's tools,
@@ -24,6 +26,8 @@ export interface SourceLoopOptions {
   recorded: Transcript;
   tools: WorldTools;
   budget: number;
+  /** The system prompt and reminder set by the config (per suite or arm); absent = the built-in ones. */
+  prompts?: LivePrompts;
   /** What the source is told in its first turn about how it will return (a strategy's sourceNotice). */
   notice?: string;
   call: (request: ModelRequestInput) => Promise<ModelResponse>;
@@ -48,18 +52,31 @@ export interface SourceLoopResult {
   stopReason: string;
 }
 
+/** The refused call's result (harness/core: the contract guard recognises it). */
+export { budgetSpentMessage };
+
 export const SOURCE_MAX_TOKENS = 4096;
 
-export function liveSystemPrompt(budget: number): string {
-  return [
+/**
+ * The source's system prompt. Without `prompts`, the built-in one (its last line carries the "what you
+ * could not determine" reminder). `prompts.system` replaces the whole prompt (`{budget}` replaced);
+ * `prompts.reminder` is a sentence appended to it, or false for none — with the built-in prompt,
+ * false drops its reminder clause and a string replaces it (docs/live.md#the-source-prompts).
+ */
+export function liveSystemPrompt(budget: number, prompts?: LivePrompts): string {
+  const report =
+    'When you have what you need, reply with your final report and no tool call: each finding with its source (file:line or table.column)';
+  const head = [
     'You are a research agent working in a read-only copy of a repository and its data, through the tools you are given.',
     `Investigate what your task asks. You can make at most ${budget} tool calls in total; calls past that are refused.`,
-    'When you have what you need, reply with your final report and no tool call: each finding with its source (file:line or table.column), what you could not determine, and what you had to assume.',
-  ].join('\n');
-}
-
-export function budgetSpentMessage(budget: number): string {
-  return `Error: the tool-call budget of ${budget} calls is exhausted; this call was not run. Write your final report now from what you have.`;
+  ];
+  if (prompts?.system === undefined && prompts?.reminder === undefined)
+    return [...head, `${report}, what you could not determine, and what you had to assume.`].join('\n');
+  const system =
+    prompts.system !== undefined
+      ? prompts.system.replace(/\{budget\}/g, String(budget))
+      : [...head, `${report}.`].join('\n');
+  return typeof prompts.reminder === 'string' ? `${system}\n${prompts.reminder}` : system;
 }
 
 export async function runSourceLoop(o: SourceLoopOptions): Promise<SourceLoopResult> {
@@ -79,7 +96,7 @@ export async function runSourceLoop(o: SourceLoopOptions): Promise<SourceLoopRes
   };
   const request = (): ModelRequestInput => ({
     purpose: 'act',
-    system: liveSystemPrompt(o.budget),
+    system: liveSystemPrompt(o.budget, o.prompts),
     messages: [...messages],
     tools: o.tools.specs,
     toolChoice: out.budgetExhausted ? { type: 'none' } : { type: 'auto' },
@@ -131,7 +148,7 @@ function runOne(c: ToolCall, o: SourceLoopOptions, out: SourceLoopResult): ToolR
 }
 
 /** The recorded session's leading user messages (the brief its parent sent), with the notice appended. */
-function briefOf(t: Transcript, notice: string | undefined): Message[] {
+export function briefOf(t: Transcript, notice: string | undefined): Message[] {
   let n = 0;
   while (
     n < t.messages.length &&

@@ -1,10 +1,18 @@
 import type { Arm, Case, Suite } from '../core/index.ts';
 import type { ResolvedConfig, SuiteSelection } from '../config/types.ts';
 import { ConfigError } from '../core/errors.ts';
+import type { ResolvedSource } from '../config/sources.ts';
+import { livePromptsOf, type LivePrompts } from '../config/live-prompts.ts';
 
 /** A planned cell's live settings; undefined for a recorded cell. */
 export interface LiveSettings {
   budget: number;
+  /** `--source <name>`: the user's own agent runs as the source instead of the harness's tool loop. */
+  source?: ResolvedSource;
+  /** The loop's system prompt and reminder for this arm (arm > suite > config); absent = built-in. */
+  prompts?: LivePrompts;
+  /** Where an own source's sessions are cached (the response cache's directory), or null when it is off. */
+  sourceCache?: string | null;
 }
 
 /**
@@ -15,7 +23,21 @@ export function liveSettingsOf(suite: Suite, arm: Arm, config: ResolvedConfig): 
   const sel = selectionOf(suite.id, config);
   const mode = config.modeForced ? config.mode : (arm.mode ?? sel?.mode ?? config.mode);
   if (mode !== 'live') return undefined;
-  return { budget: sel?.sourceToolBudget ?? config.sourceToolBudget };
+  const budget = sel?.sourceToolBudget ?? config.sourceToolBudget;
+  const prompts = livePromptsOf(arm.name, sel?.livePrompts, config.livePrompts);
+  const source = config.source ? config.sources?.[config.source] : undefined;
+  // A resumed run keeps its --source; the config it resumes with must still define it.
+  if (config.source && !source)
+    throw new ConfigError(
+      config.configFile ?? 'config',
+      `sources.${config.source}`,
+      `the run's live source "${config.source}" is not defined in this config`,
+    );
+  return {
+    budget,
+    ...(prompts ? { prompts } : {}),
+    ...(source ? { source, sourceCache: config.cache.enabled ? config.cache.dir : null } : {}),
+  };
 }
 
 /**

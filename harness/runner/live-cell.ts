@@ -17,6 +17,7 @@ import { materializeWorld } from '../live/world.ts';
 import { diskAccess } from '../live/access.ts';
 import { createWorldTools, type WorldTools } from '../live/tools.ts';
 import { runSourceLoop, type SourceLoopResult } from '../live/loop.ts';
+import { runOwnSourceLoop } from '../live/own-source-loop.ts';
 
 /**
  * A live cell's part before the strategy runs (docs/live.md): the case's world materialised for this
@@ -47,7 +48,10 @@ export async function prepareLive(
 ): Promise<LiveCell | undefined> {
   if (!cell.live) return undefined;
   const c = cell.case;
-  const access = diskAccess(materializeWorld(c.world ?? {}, `${c.file ?? c.suite} (case ${c.id})`));
+  const where = `${c.file ?? c.suite} (case ${c.id})`;
+  const world = materializeWorld(c.world ?? {}, where);
+  const access = diskAccess(world);
+  const live = cell.live;
   try {
     const tools = createWorldTools(access);
     if (c.direction === 'spawn') return spawnCell(c, tools, cell.live.budget, () => access.close());
@@ -55,25 +59,38 @@ export async function prepareLive(
     const loops: SourceLoopResult[] = [];
     for (const recorded of c.sources ?? [c.source])
       loops.push(
-        await runSourceLoop({
-          recorded,
-          tools,
-          budget: cell.live.budget,
-          notice,
-          call: (r) => call('source', r),
-          sim: simHintsOf(c),
-        }),
+        live.source
+          ? // The user's own agent (--source): its imported session is the live transcript.
+            await runOwnSourceLoop({
+              recorded,
+              notice,
+              source: live.source,
+              budget: live.budget,
+              worldRoot: world.root,
+              worldKey: c.world,
+              cacheDir: live.sourceCache ?? null,
+              where: `case ${c.id}`,
+            })
+          : await runSourceLoop({
+              recorded,
+              tools,
+              budget: live.budget,
+              ...(live.prompts ? { prompts: live.prompts } : {}),
+              notice,
+              call: (r) => call('source', r),
+              sim: simHintsOf(c),
+            }),
       );
     const transcripts = loops.map((l) => l.transcript);
     const reading = await readSourceClaims((r) => call('judge', r), c, transcripts);
-    const live = madeCase(liveCase(c, transcripts), reading.claims);
+    const made = madeCase(liveCase(c, transcripts), reading.claims);
     return {
-      case: live,
+      case: made,
       reading,
       receiverHandoff: (h) => h,
       fields: (calls) => ({
         ...loopFields(loops, cell.live!.budget),
-        source_assertions: live.assertions.length,
+        source_assertions: made.assertions.length,
         source_assertions_labelled: c.assertions.length,
         ...receiverFields(c, calls),
       }),
@@ -158,6 +175,10 @@ function loopArtifact(l: SourceLoopResult) {
   );
   return {
     transcript: l.transcript.id,
+    // An own source (--source) is named, with whether its session came from the source cache.
+    ...(l.transcript.meta?.ownSource
+      ? { ownSource: l.transcript.meta.ownSource, ownSourceCached: l.transcript.meta.cached }
+      : {}),
     toolCalls: l.toolCalls,
     budgetExhausted: l.budgetExhausted,
     stopReason: l.stopReason,

@@ -35,13 +35,28 @@ export function createRunDirectory(config: ResolvedConfig): RunDir {
 
 /** config.json: the resolved config (secrets redacted), enough to rebuild the run's plan. */
 export function writeConfigRecord(dir: string, config: ResolvedConfig, runId: string): void {
-  const { strategies, criteria, checks, reporters, ...rest } = config;
+  const { strategies, criteria, checks, reporters, sources, ...rest } = config;
   const record = redact({
     runId,
     harnessVersion,
     createdAt: new Date().toISOString(),
     ...rest,
     casesDirResolved: resolve(config.casesDir),
+    // A source's env values may be keys: only the names are recorded; a function is named, not written.
+    sources: Object.fromEntries(
+      Object.entries(sources ?? {}).map(([name, s]) => [
+        name,
+        s.kind === 'command'
+          ? {
+              kind: s.kind,
+              command: s.command,
+              format: s.format,
+              version: s.version,
+              env: Object.keys(s.env),
+            }
+          : { kind: s.kind, format: s.format, version: s.version },
+      ]),
+    ),
     strategies: Object.keys(strategies),
     criteria: Object.keys(criteria),
     checks: checks.map((c) => c.name),
@@ -64,6 +79,8 @@ const planFields = [
   'mode',
   'modeForced',
   'sourceToolBudget',
+  'livePrompts',
+  'source',
   'sim',
   'prices',
   'shard',

@@ -65,8 +65,14 @@ function median(xs: number[]): number | null {
   return xs.length ? quantileSorted(xs, 0.5) : null;
 }
 
+function ownSource(r: ResultRow): boolean {
+  const live = (r.detail?.artifacts as { live?: { ownSource?: string }[] } | undefined)?.live;
+  return Array.isArray(live) && live.length > 0 && live.every((l) => typeof l.ownSource === 'string');
+}
+
 export function liveSimNote(rows: readonly ResultRow[], simulated: boolean): LiveSimNote | null {
-  if (!simulated || !rows.some((r) => r.source_mode === 'live')) return null;
+  // A live row whose source was the user's own agent (--source) was not acted by the sim's tool policy.
+  if (!simulated || !rows.some((r) => r.source_mode === 'live' && !ownSource(r))) return null;
   return {
     rates: Object.entries(liveRateSources).map(([name, s]) => ({
       name,

@@ -35,6 +35,7 @@ interface RunArgs {
   dryRun: boolean;
   mode?: string;
   sourceToolBudget?: number;
+  source?: string;
   batch: boolean;
   detach: boolean;
 }
@@ -63,6 +64,7 @@ export const runCommand: Command<RunArgs> = {
       shard: args.shard,
       mode: args.mode,
       sourceToolBudget: args.sourceToolBudget,
+      source: args.source,
       batch: args.batch,
     });
     if (config.batch) checkBatchable(config);
@@ -205,6 +207,10 @@ function resumeAndModeOptions(y: Argv): Argv {
       type: 'string',
       coerce: numberFlag('--source-tool-budget', 'positive integer'),
       describe: 'live mode: tool calls the source may make',
+    })
+    .option('source', {
+      type: 'string',
+      describe: "live mode: run the config's `sources.<name>` (your own agent) as the source (docs/live.md)",
     })
     .option('batch', {
       type: 'boolean',
