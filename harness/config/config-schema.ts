@@ -48,6 +48,7 @@ const rates = rateSchema(defaultSimRates.large, 'rates');
 const sim = object({
   sizes: object({ small: rates, large: rates, judge: rates }),
   judge: object(Object.fromEntries(Object.keys(defaultSimJudge).map((k) => [k, share]))),
+  paraphrase: { type: 'boolean' },
 });
 
 const providerSettings = object({
