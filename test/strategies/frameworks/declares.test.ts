@@ -38,7 +38,9 @@ describe('declared invariants in check-strategy', () => {
     expect(declared.declared['cuts-marked']).toMatchObject({ reason: 'cuts on purpose' });
     expect(declared.declared['cuts-marked']!.handoffs).toBeGreaterThan(0);
     const text = renderCheckReport(declared);
-    expect(text).toMatch(/declared {2}cuts-marked .*breaks it on \d+ handoff\(s\), as declared: cuts on purpose/);
+    expect(text).toMatch(
+      /declared {2}cuts-marked .*breaks it on \d+ handoff\(s\), as declared: cuts on purpose/,
+    );
     expect(text).not.toMatch(/ok {6}cuts-marked/);
   });
 
