@@ -22,6 +22,10 @@ export const agentsSdkFull = defineStrategy({
   seed: 'framework: openai/openai-agents-js v0.14.3 (94a3edc3) packages/agents-core/src/handoff.ts handoff() without inputFilter, getTransferMessage',
   deterministic: true,
   properties: { superset: true },
+  declares: {
+    'spawn-instructions':
+      "hands the receiving agent the whole conversation with its roles, as the framework does: on a spawn the parent's own requests reach the child as user turns",
+  },
   params: {},
   async prepare(ctx) {
     const { history, work, handoff } = sdkConversation(ctx);

@@ -28,6 +28,8 @@ export const agentsSdkNested = defineStrategy({
   seed: 'framework: openai/openai-agents-python v0.22.0 (4df9ecfa) src/agents/handoffs/history.py nest_handoff_history',
   deterministic: true,
   declares: {
+    'gaps-marked':
+      "the SDK's history block prints each tool item as JSON (line breaks escaped), so the kit does not find the result's text where the string shows it",
     'cuts-marked':
       'the SDK prints a multi-line message or a tool item as its JSON, so a result arrives whole but escaped (line breaks as \\n); the kit reads the escaped text as a result shown in part',
   },

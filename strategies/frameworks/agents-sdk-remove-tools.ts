@@ -24,6 +24,10 @@ export const agentsSdkRemoveTools = defineStrategy({
     "OpenAI Agents SDK handoff with removeAllTools: the conversation's text only, tool items dropped unmarked.",
   seed: 'framework: openai/openai-agents-js v0.14.3 (94a3edc3) packages/agents-core/src/extensions/handoffFilters.ts removeAllTools',
   deterministic: true,
+  declares: {
+    'spawn-instructions':
+      "hands the receiving agent the whole conversation with its roles, as the framework does: on a spawn the parent's own requests reach the child as user turns",
+  },
   params: {},
   async prepare(ctx) {
     const { history, work, handoff } = sdkConversation(ctx, true);

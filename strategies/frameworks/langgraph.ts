@@ -41,6 +41,10 @@ function langgraphStrategy(mode: 'full_history' | 'last_message') {
     seed: `framework: @langchain/langgraph-supervisor 1.1.3 (langchain-ai/langgraphjs libs/langgraph-supervisor) src/supervisor.ts makeCallAgent, outputMode "${mode}"`,
     deterministic: true,
     ...(mode === 'full_history' ? { properties: { superset: true } } : {}),
+    declares: {
+      'spawn-instructions':
+        "hands the receiving agent the whole conversation with its roles, as the framework does: on a spawn the parent's own requests reach the child as user turns",
+    },
     params: {
       addHandoffBackMessages: {
         type: 'boolean',

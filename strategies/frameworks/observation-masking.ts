@@ -20,6 +20,10 @@ export const observationMasking = defineStrategy({
     'Observation masking (arXiv 2508.21433): all reasoning and actions kept, all but the last M tool results replaced by a placeholder.',
   seed: 'paper: Lindenbauer et al. 2025, "The Complexity Trap" (arXiv 2508.21433), observation masking with a window of M observations',
   deterministic: true,
+  declares: {
+    'spawn-instructions':
+      "hands the receiving agent the whole conversation with its roles, as the framework does: on a spawn the parent's own requests reach the child as user turns",
+  },
   params: {
     window: {
       type: 'number',

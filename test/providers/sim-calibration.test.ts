@@ -118,7 +118,10 @@ describe('sim calibration: ledgerline under default, neutral and context-free ra
         transcriptIsExactlyInline: true,
         contractKeepsMidCaveats: true,
         summaryLosesHedges: true,
-        overstatedSummaryTranscriptContract: true,
+        // With the classifier deciding (issue 26) and no context effects, transcript, contract and inline
+        // each overstate in 5/93 runs — the classifier's own misreads — so transcript > contract needs
+        // the position effect and the fitted rates together (summary 18/93 still the most).
+        overstatedSummaryTranscriptContract: false,
       },
     });
   }, 600_000); // three CLI runs of the suite: minutes on a busy machine
