@@ -5,26 +5,9 @@ import type { ChatMessage, Transcript } from '../../harness/core/index.ts';
 import { importTranscript } from '../../harness/importers/index.ts';
 import { replayable } from '../../strategies/compose.ts';
 import { transcriptArb } from './generate.ts';
+import { adjacencyProblems } from '../support/adjacency.ts';
 import { caseOf, prepare } from './helpers.ts';
 import { transcriptPath, transcriptsDir, transcriptsMissing } from '../support/transcripts.ts';
-
-/**
- * The vendors' rule for a replayed conversation (issue 28 item 1): the results of an assistant message's
- * calls come in the very next message (Anthropic: tool_result blocks in the next user turn; OpenAI: the
- * `tool` messages right after the assistant message). pairingCheck only asks for a result somewhere
- * later; this asks for it next, so a note inserted between a call and its result is seen.
- */
-export function adjacencyProblems(messages: readonly ChatMessage[]): string[] {
-  const problems: string[] = [];
-  messages.forEach((m, i) => {
-    const calls = m.toolCalls ?? [];
-    if (calls.length === 0) return;
-    const next = new Set((messages[i + 1]?.toolResults ?? []).map((r) => r.callId));
-    for (const c of calls)
-      if (!next.has(c.id)) problems.push(`message ${i}: call ${c.id} not answered in the next message`);
-  });
-  return problems;
-}
 
 /** Every strategy configuration that hands the source over as messages without a model call. */
 const asMessages: [string, Record<string, unknown>][] = [
