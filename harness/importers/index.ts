@@ -11,6 +11,7 @@ export {
 } from './importer.ts';
 export type { Skipped } from './builder.ts';
 export { detectFormat } from './detect.ts';
+export { isSpawnTool } from './spawn-tools.ts';
 export { listSessions, importAll, type SessionImport } from './sessions.ts';
 
 export { importers, importTranscript, importStats } from './import-transcript.ts';

@@ -11,6 +11,7 @@ import { allTrailItems } from '../../core/transcript/view.ts';
 import { toCase } from '../../../cases/load.ts';
 import { childCall, returnParts } from '../../../cases/scaffold.ts';
 import { readText } from '../../core/text/read-text.ts';
+import { isSpawnTool } from '../../importers/spawn-tools.ts';
 
 /** What `render` renders: the case, the strategy with its resolved params, the source model alias. */
 export interface RenderTarget {
@@ -148,7 +149,7 @@ async function caseFromFile(raw: Record<string, unknown>, file: string): Promise
 function defaultSpawnCall(t: Transcript, file: string): string {
   const child = Object.keys(t.children ?? {})[0];
   if (child) return child;
-  const spawn = allTrailItems(t).find((x) => /^(agent|task|spawn)/i.test(x.call.name));
+  const spawn = allTrailItems(t).find((x) => isSpawnTool(x.call.name));
   if (!spawn) throw new InputError('usage', `${file}: no spawn call found; pass --spawn-call <tool call id>`);
   return spawn.call.id;
 }
