@@ -226,7 +226,7 @@ describe('Claude Code subagents', () => {
   it('a subagent that ran but whose file is missing is counted and named, in both v2 layouts (issue 28 item 4)', () => {
     // v2.1 keeps subagents in <session>/subagents/, v2.0 beside the session: here neither file is there.
     for (const files of [
-      { 'sess-1.jsonl': parent('abc'), 'sess-1/subagents/.keep': '' },
+      { 'sess-1.jsonl': parent('abc'), 'sess-1/subagents/.keep': '' } as Record<string, string>,
       { 'sess-1.jsonl': parent('abc') },
     ]) {
       const { transcript, stats } = importTranscript(join(tempFiles(files), 'sess-1.jsonl'));
