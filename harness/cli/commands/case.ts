@@ -4,7 +4,13 @@ import { writeFileAtomic } from '../../core/atomic-write.ts';
 import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import { HarnessError, InputError } from '../../core/errors.ts';
-import { importAll, importFormats, importTranscript, type ImportFormat } from '../../importers/index.ts';
+import {
+  importAll,
+  importFormats,
+  importTranscript,
+  readPipe,
+  type ImportFormat,
+} from '../../importers/index.ts';
 import { scaffoldFrom, slug, type ScaffoldOptions } from '../../../cases/scaffold.ts';
 import { labelCaseFile, labelCounts, mergeProposals } from '../../../cases/label-case.ts';
 import { modelProposals } from '../../../cases/model-labeller.ts';
@@ -67,7 +73,10 @@ const fromSession: Command<CaseArgs> = {
         type: 'string',
         describe: 'write the case here (default: stdout); with --all, a folder',
       }) as unknown as Argv<CaseArgs>,
-  handler: async (args) => (args.all ? fromEverySession(args) : fromOneSession(args)),
+  handler: async (args) => {
+    await readPipe(args.transcript);
+    return args.all ? fromEverySession(args) : fromOneSession(args);
+  },
 };
 
 function options(args: CaseArgs, file: string, id?: string): ScaffoldOptions {

@@ -12,6 +12,8 @@ import { toCase } from '../../../cases/load.ts';
 import { childCall, returnParts } from '../../../cases/scaffold.ts';
 import { readText } from '../../core/text/read-text.ts';
 import { isSpawnTool } from '../../importers/spawn-tools.ts';
+import { readPipe } from '../../importers/pipe.ts';
+import { checkNesting } from '../../importers/depth.ts';
 
 /** What `render` renders: the case, the strategy with its resolved params, the source model alias. */
 export interface RenderTarget {
@@ -97,7 +99,10 @@ export interface RenderInputArgs {
 /** A case file, a normalised transcript, or anything `import` reads. */
 export async function loadInput(args: RenderInputArgs): Promise<Case> {
   if (!existsSync(args.file)) throw new InputError('not_found', `${args.file}: no such file or directory`);
+  await readPipe(args.file);
   const raw = statSync(args.file).isFile() ? parseJson(readText(args.file)) : undefined;
+  // A case or normalised transcript nested thousands deep would overflow the stack when rendered.
+  if (raw !== undefined) checkNesting(args.file, raw);
   if (isRecord(raw) && 'source' in raw && 'task' in raw) return caseFromFile(raw, args.file);
   let transcript: Transcript;
   if (isRecord(raw) && Array.isArray(raw.messages) && isRecord(raw.agents))
