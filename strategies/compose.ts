@@ -117,7 +117,7 @@ export function simHintsOf(c: Case): SimHints {
 }
 
 /** The tool calls of the history's last message when it is an assistant message still waiting for them. */
-function pendingCalls(history: readonly ChatMessage[]): readonly ToolCall[] {
+export function pendingCalls(history: readonly ChatMessage[]): readonly ToolCall[] {
   const last = history[history.length - 1];
   if (!last || last.role !== 'assistant' || !last.toolCalls?.length) return [];
   return last.toolCalls;
