@@ -116,9 +116,13 @@ export async function loadInput(args: RenderInputArgs): Promise<Case> {
     (args.child !== undefined ? 'return' : args.strategy.startsWith('spawn-') ? 'spawn' : 'escalation');
   if (args.child !== undefined && direction !== 'return')
     throw new InputError('usage', `--child picks the child that returns: use it with --direction return`);
+  // A return from a session with children is a child's return: the first child unless --child names
+  // one (as --spawn-call defaults to the first child); a session without children returns itself.
+  const hasChildren = Object.keys(transcript.children ?? {}).length > 0;
+  const child = args.child ?? (direction === 'return' && hasChildren ? '0' : undefined);
   const parts =
-    args.child !== undefined
-      ? (returnParts(transcript, { file: args.file, call: childCall(transcript, args.child, args.file) }) as {
+    child !== undefined
+      ? (returnParts(transcript, { file: args.file, call: childCall(transcript, child, args.file) }) as {
           source: Transcript;
           receiverHistory: Transcript;
         })

@@ -88,7 +88,7 @@ function renderCallOptions(yargs: Argv<object>): Argv<object> {
     .option('child', {
       type: 'string',
       describe:
-        'return: which child session returns (0-based index, agent name or spawning call id); the parent up to that call is the receiver history',
+        'return: which child session returns (0-based index, agent name or spawning call id; default: the first); the parent up to that call is the receiver history',
     })
     .option('budget-tokens', {
       type: 'string',
