@@ -28,10 +28,20 @@ export interface ScaffoldOptions {
   /** The spawning tool call (return / spawn); default: the first call that has a child session, else (spawn) the first spawning tool by name (isSpawnTool). */
   call?: string;
   id?: string;
+  /** Which session of a multi-session file (as `import --instance` / `--sample`). */
+  instance?: string | number;
+  sample?: number;
 }
 
 export function scaffoldCase(o: ScaffoldOptions): Record<string, unknown> {
-  return scaffoldFrom(importTranscript(o.file, { from: o.from ?? 'auto' }), o);
+  return scaffoldFrom(
+    importTranscript(o.file, {
+      from: o.from ?? 'auto',
+      ...(o.instance !== undefined ? { instance: o.instance } : {}),
+      ...(o.sample !== undefined ? { sample: o.sample } : {}),
+    }),
+    o,
+  );
 }
 
 /** The same, from a session already imported (`case from-session --all` imports each session once). */
@@ -61,6 +71,8 @@ export function scaffoldFrom(
     reference: { facts: [], caveats: [] },
     provenance: {
       file: o.file,
+      ...(o.instance !== undefined ? { instance: o.instance } : {}),
+      ...(o.sample !== undefined ? { sample: o.sample } : {}),
       format: stats.format,
       imported: {
         messages: stats.messages,

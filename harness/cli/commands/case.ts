@@ -15,6 +15,7 @@ import { scaffoldFrom, slug, type ScaffoldOptions } from '../../../cases/scaffol
 import { labelCaseFile, labelCounts, mergeProposals } from '../../../cases/label-case.ts';
 import { modelProposals } from '../../../cases/model-labeller.ts';
 import type { Assertion, Direction, Transcript } from '../../core/index.ts';
+import { numberFlag } from '../../config/numeric-flags.ts';
 
 interface CaseArgs {
   transcript: string;
@@ -27,6 +28,8 @@ interface CaseArgs {
   all: boolean;
   labeller?: string;
   config?: string;
+  instance?: string;
+  sample?: number;
 }
 
 const labellerOption = {
@@ -61,6 +64,16 @@ const fromSession: Command<CaseArgs> = {
         describe: 'return/spawn: the spawning tool call id (default: the first one)',
       })
       .option('id', { type: 'string', describe: 'case id (default: from the file name)' })
+      .option('instance', {
+        type: 'string',
+        describe:
+          'which session of a multi-session file: OpenHands instance_id, record or element index (default: first; as `import --instance`)',
+      })
+      .option('sample', {
+        type: 'string',
+        coerce: numberFlag('--sample', 'non-negative integer'),
+        describe: 'inspect_ai: 0-based sample index (default 0)',
+      })
       .option('all', {
         type: 'boolean',
         default: false,
@@ -80,7 +93,16 @@ const fromSession: Command<CaseArgs> = {
 };
 
 function options(args: CaseArgs, file: string, id?: string): ScaffoldOptions {
-  return { file, task: args.task, direction: args.direction, from: args.from, call: args.call, id };
+  return {
+    file,
+    task: args.task,
+    direction: args.direction,
+    from: args.from,
+    call: args.call,
+    id,
+    ...(args.instance !== undefined ? { instance: args.instance } : {}),
+    ...(args.sample !== undefined ? { sample: args.sample } : {}),
+  };
 }
 
 async function withModelLabels(c: Record<string, unknown>, args: CaseArgs): Promise<Record<string, unknown>> {
@@ -97,7 +119,11 @@ async function withModelLabels(c: Record<string, unknown>, args: CaseArgs): Prom
 }
 
 async function fromOneSession(args: CaseArgs): Promise<void> {
-  const result = importTranscript(args.transcript, { from: args.from });
+  const result = importTranscript(args.transcript, {
+    from: args.from,
+    ...(args.instance !== undefined ? { instance: args.instance } : {}),
+    ...(args.sample !== undefined ? { sample: args.sample } : {}),
+  });
   const c = await withModelLabels(scaffoldFrom(result, options(args, args.transcript, args.id)), args);
   const text = `${JSON.stringify(c, null, 2)}\n`;
   if (!args.out) return void process.stdout.write(text);
@@ -113,6 +139,8 @@ async function fromEverySession(args: CaseArgs): Promise<number> {
   if (!args.out) throw new InputError('usage', '--all needs --out <folder> (one case file per session)');
   if (args.id !== undefined || args.call !== undefined)
     throw new InputError('usage', '--all names each case after its session; drop --id/--call');
+  if (args.instance !== undefined || args.sample !== undefined)
+    throw new InputError('usage', '--all makes a case of every session; drop --instance/--sample');
   mkdirSync(args.out, { recursive: true });
   let written = 0;
   let failed = 0;
