@@ -1,7 +1,12 @@
 import { basename } from 'node:path';
 import type { Direction, Draft, Message, Transcript } from '../harness/core/index.ts';
 import { InputError } from '../harness/core/errors.ts';
-import { importTranscript, type ImportFormat, type ImportResult } from '../harness/importers/index.ts';
+import {
+  importTranscript,
+  isSpawnTool,
+  type ImportFormat,
+  type ImportResult,
+} from '../harness/importers/index.ts';
 import { proposeLabels } from './propose-labels.ts';
 
 /**
@@ -20,13 +25,23 @@ export interface ScaffoldOptions {
   task: string;
   direction: Direction;
   from?: ImportFormat | 'auto';
-  /** The spawning tool call (return / spawn); default: the first call that has a child session (return) or the first Agent/Task call (spawn). */
+  /** The spawning tool call (return / spawn); default: the first call that has a child session, else (spawn) the first spawning tool by name (isSpawnTool). */
   call?: string;
   id?: string;
+  /** Which session of a multi-session file (as `import --instance` / `--sample`). */
+  instance?: string | number;
+  sample?: number;
 }
 
 export function scaffoldCase(o: ScaffoldOptions): Record<string, unknown> {
-  return scaffoldFrom(importTranscript(o.file, { from: o.from ?? 'auto' }), o);
+  return scaffoldFrom(
+    importTranscript(o.file, {
+      from: o.from ?? 'auto',
+      ...(o.instance !== undefined ? { instance: o.instance } : {}),
+      ...(o.sample !== undefined ? { sample: o.sample } : {}),
+    }),
+    o,
+  );
 }
 
 /** The same, from a session already imported (`case from-session --all` imports each session once). */
@@ -56,6 +71,8 @@ export function scaffoldFrom(
     reference: { facts: [], caveats: [] },
     provenance: {
       file: o.file,
+      ...(o.instance !== undefined ? { instance: o.instance } : {}),
+      ...(o.sample !== undefined ? { sample: o.sample } : {}),
       format: stats.format,
       imported: {
         messages: stats.messages,
@@ -92,13 +109,16 @@ export function returnParts(
 }
 
 function spawnParts(t: Transcript, o: ScaffoldOptions): Record<string, unknown> {
+  const calls = t.messages.flatMap((m) => m.toolCalls ?? []);
+  // A call with a recorded child first (whatever its name), else the first spawning tool by name.
   const callId =
     o.call ??
-    t.messages.flatMap((m) => m.toolCalls ?? []).find((c) => /^(agent|task|spawn)/i.test(c.name))?.id;
+    calls.find((c) => t.children?.[c.id] !== undefined)?.id ??
+    calls.find((c) => isSpawnTool(c.name))?.id;
   if (!callId)
     throw new InputError(
       'no_spawn',
-      `${o.file}: --call: no Agent/Task/spawn call found; name the spawning call with --call`,
+      `${o.file}: --call: no Agent/Task/delegate/spawn call found; name the spawning call with --call`,
     );
   const at = indexOfCall(t.messages, callId);
   return { source: strip({ ...t, messages: t.messages.slice(0, at + 1) }), spawnCallId: callId };

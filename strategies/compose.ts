@@ -12,9 +12,11 @@ import { fence } from '../harness/core/text/fence.ts';
 
 /**
  * A session's messages as chat messages a model API accepts: a call that never got a result (the agent
- * stopped mid-call) cannot be replayed as a tool call, so it is narrated in a system line right after
- * its message — `[<name> called <tool>(<args>)]` / `[result: (none recorded)]` — like parity-narration
- * and the own replay do; a result whose call is not in the session is narrated the same way.
+ * stopped mid-call) cannot be replayed as a tool call, so it is narrated in a system line —
+ * `[<name> called <tool>(<args>)]` / `[result: (none recorded)]` — like parity-narration and the own
+ * replay do; a result whose call is not in the session is narrated the same way. A note waits until the
+ * results of its message's answered calls have been replayed: the vendors want those results in the
+ * very next message, so nothing may come between a call and its result (issue 28 item 1).
  */
 export function replayable(messages: readonly Message[]): ChatMessage[] {
   const calls = new Set<string>();
@@ -23,6 +25,13 @@ export function replayable(messages: readonly Message[]): ChatMessage[] {
   for (const m of messages)
     for (const r of m.toolResults ?? []) if (calls.has(r.callId)) answered.add(r.callId);
   const out: ChatMessage[] = [];
+  let notes: string[] = [];
+  const waiting = new Set<string>();
+  const flush = () => {
+    if (notes.length) out.push({ role: 'system', text: notes.join('\n') });
+    notes = [];
+    waiting.clear();
+  };
   for (const m of messages) {
     const chat: Draft<ChatMessage> = toChat(m);
     const orphans = (m.toolCalls ?? []).filter((c) => !answered.has(c.id));
@@ -31,13 +40,18 @@ export function replayable(messages: readonly Message[]): ChatMessage[] {
     if (strays.length) chat.toolResults = m.toolResults!.filter((r) => calls.has(r.callId));
     if (!chat.toolCalls?.length) delete chat.toolCalls;
     if (!chat.toolResults?.length) delete chat.toolResults;
+    // A message that answers nothing still waited on ends the wait (the source itself moved on).
+    if (chat.toolCalls || !chat.toolResults?.some((r) => waiting.has(r.callId))) flush();
     if (chat.text !== undefined || chat.toolCalls || chat.toolResults) out.push(chat);
-    const notes = [
+    for (const r of chat.toolResults ?? []) waiting.delete(r.callId);
+    for (const c of chat.toolCalls ?? []) waiting.add(c.id);
+    notes.push(
       ...orphans.map((c) => narrateCall(m.agent, c, undefined, Infinity, [])),
       ...strays.map((r) => `[result of a call not in this session (${r.callId}): ${fence(r.content).text}]`),
-    ];
-    if (notes.length) out.push({ role: 'system', text: notes.join('\n') });
+    );
+    if (waiting.size === 0) flush();
   }
+  flush();
   return out;
 }
 
@@ -103,7 +117,7 @@ export function simHintsOf(c: Case): SimHints {
 }
 
 /** The tool calls of the history's last message when it is an assistant message still waiting for them. */
-function pendingCalls(history: readonly ChatMessage[]): readonly ToolCall[] {
+export function pendingCalls(history: readonly ChatMessage[]): readonly ToolCall[] {
   const last = history[history.length - 1];
   if (!last || last.role !== 'assistant' || !last.toolCalls?.length) return [];
   return last.toolCalls;

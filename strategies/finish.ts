@@ -1,4 +1,5 @@
 import type {
+  ToolCall,
   ChatMessage,
   Handoff,
   HandoffStats,
@@ -151,19 +152,22 @@ export function visibleSourceCalls(sources: readonly Transcript[], messages: rea
     if (n === undefined) shown.set(written, (n = occurrences(text, written)));
     return n;
   };
+  const consume = (call: ToolCall): boolean => {
+    const written = [formatCall(call), oneLine(formatCall(call))].find((w) => timesShown(w) > 0);
+    if (written === undefined) return false;
+    shown.set(written, timesShown(written) - 1);
+    return true;
+  };
+  const items = sources.flatMap((s) => allTrailItems(s).map((x) => x.call));
+  // Calls passed as calls first: each one's own rendering (`[… → tool call id] name(args)`) is in the
+  // text and must not make an identical call elsewhere in the source count as shown too.
   let n = 0;
-  for (const source of sources) {
-    for (const { call } of allTrailItems(source)) {
-      if (ids.has(call.id)) {
-        n++;
-        continue;
-      }
-      const written = [formatCall(call), oneLine(formatCall(call))].find((w) => timesShown(w) > 0);
-      if (written === undefined) continue;
-      shown.set(written, timesShown(written) - 1);
+  for (const call of items)
+    if (ids.has(call.id)) {
+      consume(call);
       n++;
     }
-  }
+  for (const call of items) if (!ids.has(call.id) && consume(call)) n++;
   return n;
 }
 

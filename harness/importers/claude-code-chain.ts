@@ -12,6 +12,8 @@ export interface SpawnCall {
   input: Record<string, unknown>;
   /** v2: `toolUseResult.agentId` on the call's result line. */
   agentId?: string;
+  /** The call got a result that is not an error: the subagent ran, so its session should be there. */
+  ran?: boolean;
 }
 
 export interface ChainResult {
@@ -132,6 +134,7 @@ class ChainConverter {
       this.group.result(r);
       const spawn = this.out.spawns.find((s) => s.callId === r.callId);
       if (spawn && typeof agentId === 'string') spawn.agentId = agentId;
+      if (spawn && !r.isError) spawn.ran = true;
     }
     const text = content.texts
       .map((t) => cleanUserText(t, this.skipped))

@@ -35,9 +35,16 @@ export const importClaudeCode: FormatImporter = (path, _options, skipped) => {
   );
   // Imported on its own, a subagent's siblings are other subagents of the parent, not leftovers.
   const unlinked = main.length > 0 ? linker.reportUnlinked() : [];
-  return unlinked.length > 0 && transcript.meta
-    ? { ...transcript, meta: { ...transcript.meta, unlinkedSubagents: unlinked } }
-    : transcript;
+  const missing = linker.missingSubagents;
+  if (!transcript.meta || (unlinked.length === 0 && missing.length === 0)) return transcript;
+  return {
+    ...transcript,
+    meta: {
+      ...transcript.meta,
+      ...(unlinked.length > 0 ? { unlinkedSubagents: unlinked } : {}),
+      ...(missing.length > 0 ? { missingSubagents: missing } : {}),
+    },
+  };
 };
 
 /** A directory names a session: `<id>/` beside `<id>.jsonl` (v2.1 layout), or a folder holding one session file. */
@@ -82,7 +89,10 @@ class ChildLinker {
     const names = new Set<string>();
     for (const spawn of chain.spawns) {
       const source = this.find(spawn);
-      if (!source) continue;
+      if (!source) {
+        this.missing(spawn);
+        continue;
+      }
       this.used.add(source);
       const name = uniqueName(childName(spawn, names.size), names);
       const spawnMeta = {
@@ -122,6 +132,21 @@ class ChildLinker {
       if (byId) return byId;
     }
     return free.find((s) => s.rootPrompt() === spawn.prompt.trim());
+  }
+
+  /** Spawn calls whose subagent ran (named by its result, or answered) but whose session is not there. */
+  readonly missingSubagents: string[] = [];
+
+  /**
+   * A subagent that ran but left no session (its v2.0 sibling `agent-<id>.jsonl` or v2.1
+   * `subagents/agent-<id>.jsonl` deleted or never copied, v1 sidechain lines cut): its calls are not in
+   * the tree, so it is counted as `subagent_file_missing` (as the Gemini importer does) and listed in
+   * `meta.missingSubagents`, never silent. A call refused or failed before it ran spawned nothing.
+   */
+  private missing(spawn: SpawnCall): void {
+    if (spawn.agentId === undefined && !spawn.ran) return;
+    countSkip(this.skipped, 'subagent_file_missing');
+    this.missingSubagents.push(spawn.agentId ?? spawn.callId);
   }
 
   /** Subagent sessions no call spawned (warm-ups, compaction helpers): counted and listed, not imported. */

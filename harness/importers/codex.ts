@@ -3,6 +3,7 @@ import { ImportError } from '../core/errors.ts';
 import type { Transcript } from '../core/index.ts';
 import { countSkip, makeTranscript, type Skipped } from './builder.ts';
 import type { FormatImporter } from './importer.ts';
+import { flagExecExits, type ExecEnd } from './codex-exits.ts';
 import { ResponsesItems } from './responses-items.ts';
 import { isRecord, parseJsonl, readSource, stringify, type JsonlLine } from './source.ts';
 
@@ -20,7 +21,10 @@ export const importCodex: FormatImporter = (file, _options, skipped) => {
   return conversion.finish();
 };
 
-/** Harness-injected user messages (codex-rs/protocol instruction_markers.rs): context, not the user's words. */
+/**
+ * Harness-injected user messages (codex-rs/protocol instruction_markers.rs): context the model sees, not
+ * the user's words — moved to `meta.system` (after the base instructions), counted by kind.
+ */
 const injected: [RegExp, string][] = [
   [/^\s*<environment_context>/, 'environment_context'],
   [/^\s*(<user_instructions>|# AGENTS\.md instructions for )/, 'user_instructions'],
@@ -32,7 +36,7 @@ class RolloutConversion {
   private readonly items: ResponsesItems;
   private meta: Record<string, unknown> = {};
   private model: string | undefined;
-  private readonly exitCodes = new Map<string, number>();
+  private readonly ends: ExecEnd[] = [];
 
   constructor(
     private readonly file: string,
@@ -74,8 +78,7 @@ class RolloutConversion {
     this.items.flush();
     const messages = this.items.b.messages;
     // exec_command_end's exit code is the only structured failure signal a rollout carries.
-    for (const m of messages)
-      for (const r of m.toolResults ?? []) if ((this.exitCodes.get(r.callId) ?? 0) !== 0) r.isError = true;
+    flagExecExits(messages, this.ends);
     const system = this.items.system.length > 0 ? this.items.system.join('\n\n') : undefined;
     return makeTranscript(messages, {
       format: 'codex',
@@ -104,7 +107,11 @@ class RolloutConversion {
         ? payload.content.map((p: unknown) => (isRecord(p) ? stringify(p.text) : '')).join('\n')
         : stringify(payload.content);
       const hit = injected.find(([re]) => re.test(text));
-      if (hit) return countSkip(this.skipped, hit[1]);
+      // The model saw this context (AGENTS.md, environment, mode): kept as system text, counted by kind.
+      if (hit) {
+        this.items.system.push(text);
+        return countSkip(this.skipped, hit[1]);
+      }
     }
     this.items.item(payload, fail);
   }
@@ -114,7 +121,16 @@ class RolloutConversion {
       return this.items.userText(payload.message);
     }
     if (payload.type === 'exec_command_end' && typeof payload.call_id === 'string') {
-      if (typeof payload.exit_code === 'number') this.exitCodes.set(payload.call_id, payload.exit_code);
+      if (typeof payload.exit_code === 'number') {
+        const processId = payload.process_id;
+        this.ends.push({
+          callId: payload.call_id,
+          exitCode: payload.exit_code,
+          ...(typeof processId === 'string' || typeof processId === 'number'
+            ? { processId: String(processId) }
+            : {}),
+        });
+      }
     }
     countSkip(this.skipped, `event_msg:${stringify(payload.type) || '?'}`);
   }

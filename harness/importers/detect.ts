@@ -1,8 +1,8 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { ImportError } from '../core/errors.ts';
 import { importFormats, type ImportFormat } from './importer.ts';
 import { syntaxErrorLine } from './json-locate.ts';
-import { isRecord, readSource } from './source.ts';
+import { isRecord, readBytes, readSource } from './source.ts';
 
 /** Which importer reads `path`: by shape, not by extension (a .json may hold any of three formats). */
 export function detectFormat(path: string): ImportFormat {
@@ -120,7 +120,7 @@ function isResponsesItem(e: unknown): boolean {
 }
 
 function isZip(path: string): boolean {
-  const head = readFileSync(path).subarray(0, 4);
+  const head = readBytes(path).subarray(0, 4);
   return head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
 }
 

@@ -113,21 +113,54 @@ function geminiMessage(
   where: (d: string) => never,
   spawns: { call: ToolCall; agentId: string }[],
 ): void {
-  const records = Array.isArray(m.toolCalls) ? m.toolCalls : [];
-  const calls: ToolCall[] = records.map((tc: unknown, j) => {
-    if (!isRecord(tc) || typeof tc.id !== 'string') return where(`toolCalls[${j}] without an id`);
-    const call = { id: tc.id, name: stringify(tc.name), input: tc.args ?? {} };
-    if (typeof tc.agentId === 'string') spawns.push({ call, agentId: tc.agentId });
-    return call;
+  const records = Array.isArray(m.toolCalls) ? (m.toolCalls as unknown[]) : [];
+  records.forEach((tc, j) => {
+    if (!isRecord(tc) || typeof tc.id !== 'string') where(`toolCalls[${j}] without an id`);
   });
-  const stored = b.assistant(partsText(m.content, where), calls);
-  records.forEach((tc: Record<string, unknown>, j) => {
-    // A call still running (or cancelled before it ran) has no result: it stays unanswered.
-    if (tc.result === undefined || tc.result === null) return;
-    const failed = tc.status === 'error' || tc.status === 'cancelled';
-    b.result(stored[j]!.id, resultText(tc.result, where), failed);
-  });
+  const rounds = splitRounds(records as Record<string, unknown>[]);
+  // The message's text came with the first round's calls: a later round with text or thoughts would
+  // have opened a new record (chatRecordingService.recordMessage / queued thoughts).
+  let text: string | undefined = partsText(m.content, where);
+  if (rounds.length === 0) b.assistant(text, []);
+  for (const round of rounds) {
+    const calls: ToolCall[] = round.map((tc) => {
+      const call = { id: tc.id as string, name: stringify(tc.name), input: tc.args ?? {} };
+      if (typeof tc.agentId === 'string') spawns.push({ call, agentId: tc.agentId });
+      return call;
+    });
+    const stored = b.assistant(text, calls);
+    text = undefined;
+    round.forEach((tc, j) => {
+      // A call still running (or cancelled before it ran) has no result: it stays unanswered.
+      if (tc.result === undefined || tc.result === null) return;
+      const failed = tc.status === 'error' || tc.status === 'cancelled';
+      b.result(stored[j]!.id, resultText(tc.result, where), failed);
+    });
+  }
 }
+
+/**
+ * One record's calls split into model rounds (issue 28 item 3). chatRecordingService.recordToolCalls
+ * appends a round's completed calls to the LAST gemini record when no new thought is queued, so one
+ * record can hold the calls of several rounds; geminiChat.recordCompletedToolCalls stamps a whole
+ * completed batch (one round) with `new Date().toISOString()` in one synchronous map. A new round
+ * therefore starts where a call's completion timestamp moves on by more than `ROUND_GAP_MS` (a model
+ * round trip lies between rounds; calls of one batch are stamped within a millisecond or two).
+ */
+function splitRounds(records: Record<string, unknown>[]): Record<string, unknown>[][] {
+  const rounds: Record<string, unknown>[][] = [];
+  let last: number | undefined;
+  for (const tc of records) {
+    const at = typeof tc.timestamp === 'string' ? Date.parse(tc.timestamp) : NaN;
+    const next = !Number.isNaN(at) && last !== undefined && Math.abs(at - last) > ROUND_GAP_MS;
+    if (rounds.length === 0 || next) rounds.push([]);
+    rounds.at(-1)!.push(tc);
+    if (!Number.isNaN(at)) last = at;
+  }
+  return rounds;
+}
+
+const ROUND_GAP_MS = 50;
 
 /** Gemini `PartListUnion`: a string, one part, or a list of parts. */
 function partsText(content: unknown, where: (d: string) => never): string {

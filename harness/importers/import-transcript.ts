@@ -4,6 +4,7 @@ import { importAnthropic } from './anthropic.ts';
 import { transcriptCounts, walkTranscripts, type Skipped } from './builder.ts';
 import { importClaudeCode } from './claude-code.ts';
 import { importCodex } from './codex.ts';
+import { checkNesting } from './depth.ts';
 import { detectFormat } from './detect.ts';
 import { importGemini } from './gemini.ts';
 import {
@@ -53,10 +54,13 @@ export function importTranscript(path: string, options: ImportOptions = {}): Imp
   } catch (err) {
     if (err instanceof ImportError) throw withFormatHint(err, path, format, options.from);
     // A shape no check anticipated: still name the file, keep the original error as the cause.
-    throw new ImportError(path, undefined, `cannot import as ${format}: ${(err as Error).message}`, {
+    const detail = err instanceof RangeError ? 'a value nested too deep to read' : (err as Error).message;
+    throw new ImportError(path, undefined, `cannot import as ${format}: ${detail}`, {
       cause: err,
     });
   }
+  // A value nested thousands deep imports fine but overflows the stack wherever it is printed later.
+  checkNesting(path, transcript);
   const stats = importStats(format, transcript, skipped);
   if (stats.messages === 0) throw noMessages(path, format, options.from, skipped);
   return { transcript, stats };

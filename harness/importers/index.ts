@@ -11,6 +11,8 @@ export {
 } from './importer.ts';
 export type { Skipped } from './builder.ts';
 export { detectFormat } from './detect.ts';
+export { isSpawnTool } from './spawn-tools.ts';
+export { readPipe } from './pipe.ts';
 export { listSessions, importAll, type SessionImport } from './sessions.ts';
 
 export { importers, importTranscript, importStats } from './import-transcript.ts';

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { strFromU8, unzipSync } from 'fflate';
 import { ImportError } from '../core/errors.ts';
 import type { JsonPath } from './json-locate.ts';
-import { isRecord, parseJsonDoc, readSource, type JsonDoc } from './source.ts';
+import { isRecord, parseJsonDoc, readBytes, readSource, type JsonDoc } from './source.ts';
 
 /** An inspect_ai log as the importer needs it: the eval spec, every sample in order, a way to fail. */
 export interface InspectLog {
@@ -19,7 +18,7 @@ export function readInspectLog(file: string): InspectLog {
 
 function isZip(file: string): boolean {
   if (file.endsWith('.eval')) return true;
-  const head = readFileSync(file).subarray(0, 4);
+  const head = readBytes(file).subarray(0, 4);
   return head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
 }
 
@@ -45,7 +44,7 @@ function readEvalJson(file: string): InspectLog {
 function readEvalZip(file: string): InspectLog {
   let members: Record<string, Uint8Array>;
   try {
-    members = unzipSync(new Uint8Array(readFileSync(file)), {
+    members = unzipSync(new Uint8Array(readBytes(file)), {
       filter: (f) =>
         f.name === 'header.json' || f.name === '_journal/start.json' || /^samples\/.+\.json$/.test(f.name),
     });

@@ -4,6 +4,7 @@ import type { ToolCall, Transcript } from '../core/index.ts';
 import { countSkip, makeTranscript, ResponseGrouper, TranscriptBuilder, type Skipped } from './builder.ts';
 import type { FormatImporter, ImportOptions, SessionRef } from './importer.ts';
 import { convertLegacyHistory, isLegacyHistory } from './openhands-legacy.ts';
+import { instanceName, isNamed, pickInstance, readRecords, type OhRecord } from './openhands-records.ts';
 import { isRecord, parseArguments, parseJsonl, readSource, stringify, type JsonlLine } from './source.ts';
 
 /**
@@ -18,6 +19,19 @@ import { isRecord, parseArguments, parseJsonl, readSource, stringify, type Jsonl
 export const importOpenHands: FormatImporter = (file, options, skipped) => {
   const records = readRecords(file, skipped);
   const { record, index } = pickInstance(file, records, options);
+  const bad = records.filter((r) => r.error !== undefined).map((r) => ({ line: r.line, error: r.error }));
+  countSkip(skipped, 'bad_record', bad.length);
+  const t = importRecord(file, records, record, index, skipped);
+  return bad.length > 0 ? { ...t, meta: { ...t.meta, badRecords: bad } } : t;
+};
+
+function importRecord(
+  file: string,
+  records: OhRecord[],
+  record: OhRecord,
+  index: number,
+  skipped: Skipped,
+): Transcript {
   const out = record.value;
   const history = out.history as unknown[];
   const ids = records.map((r) => instanceName(r.value, r.index));
@@ -32,7 +46,7 @@ export const importOpenHands: FormatImporter = (file, options, skipped) => {
     );
   }
   return new EventConversion(file, record.line, skipped).run(out, index, ids, model);
-};
+}
 
 export function openhandsSessions(file: string): SessionRef[] {
   const records = readRecords(file, {});
@@ -41,76 +55,16 @@ export function openhandsSessions(file: string): SessionRef[] {
   return records.map((r, i) => ({ name: instanceName(r.value, i), options: { instance: i } }));
 }
 
-const isNamed = (v: Record<string, unknown>): boolean => v.instance_id !== undefined || isRecord(v.issue);
-
-interface OhRecord {
-  value: Record<string, unknown>;
-  /** 1-based JSONL line, or 1 for a JSON document. */
-  line: number;
-  index: number;
-}
-
-/** EvalOutput / ResolverOutput lines, or one trajectory wrapped as a record with a history. */
-function readRecords(file: string, skipped: Skipped): OhRecord[] {
-  const text = readSource(file);
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch {
-    doc = undefined;
-  }
-  if (Array.isArray(doc)) return [{ value: { history: doc }, line: 1, index: 0 }];
-  if (isRecord(doc) && Array.isArray(doc.trajectory))
-    return [{ value: { history: doc.trajectory }, line: 1, index: 0 }];
-  const lines: JsonlLine[] = doc !== undefined ? [{ line: 1, value: doc }] : parseJsonl(file, text, skipped);
-  if (lines.length === 0) throw new ImportError(file, undefined, 'empty file');
-  return lines.map((l, index) => {
-    if (!isRecord(l.value) || !Array.isArray(l.value.history)) {
-      throw new ImportError(
-        file,
-        l.line,
-        'not an OpenHands EvalOutput line (nor a ResolverOutput line, nor a trajectory: expected a history list or a list of events)',
-      );
-    }
-    return { value: l.value, line: l.line, index };
-  });
-}
-
-/** instance_id (EvalOutput), owner__repo-number (ResolverOutput), or the record's index. */
-function instanceName(v: Record<string, unknown>, index: number): string {
-  if (v.instance_id !== undefined) return stringify(v.instance_id);
-  const issue = isRecord(v.issue) ? v.issue : undefined;
-  if (issue && issue.repo !== undefined)
-    return `${stringify(issue.owner)}__${stringify(issue.repo)}-${stringify(issue.number)}`;
-  return `record-${index}`;
-}
-
-function pickInstance(
-  file: string,
-  records: OhRecord[],
-  options: ImportOptions,
-): { record: OhRecord; index: number } {
-  const wanted = options.instance ?? 0;
-  const ids = records.map((r) => instanceName(r.value, r.index));
-  let index = ids.indexOf(String(wanted));
-  if (index < 0 && /^\d+$/.test(String(wanted))) index = Number(wanted);
-  const record = records[index];
-  if (index < 0 || !record) {
-    throw new ImportError(
-      file,
-      undefined,
-      `no instance "${wanted}"; this file has ${records.length}: ${ids.map((id, i) => `${i}=${id}`).join(', ')}`,
-    );
-  }
-  return { record, index };
-}
-
 class EventConversion {
   private readonly b = new TranscriptBuilder('main');
   private readonly group = new ResponseGrouper(this.b);
   /** action event id → tool call id. */
   private readonly callOfAction = new Map<number, string>();
   private readonly answered = new Set<string>();
+  /** Tool call ids issued, and every event id seen so far. */
+  private readonly issued = new Set<string>();
+  private readonly seen = new Set<number>();
+  private readonly danglingCauses: unknown[] = [];
   private lastCall: string | undefined;
   /** model_response.id of the response being collected: only its first action carries the text. */
   private groupKey: string | undefined;
@@ -143,12 +97,14 @@ class EventConversion {
         instance: index,
         instances,
         orphanErrors: this.orphanErrors,
+        danglingCauses: this.danglingCauses.length > 0 ? this.danglingCauses : undefined,
       },
     });
   }
 
   private event(e: unknown, i: number): void {
     if (!isRecord(e)) throw new ImportError(this.file, this.line, `history[${i}] is not an event object`);
+    if (typeof e.id === 'number') this.seen.add(e.id);
     if (typeof e.action === 'string') return this.action(e);
     if (typeof e.observation === 'string') return this.observation(e);
     throw new ImportError(
@@ -201,11 +157,16 @@ class EventConversion {
     const text = first ? stringify(message.content) || stringify(args.thought) : undefined;
     this.group.add(key, { text, calls: [call] });
     if (typeof e.id === 'number') this.callOfAction.set(e.id, id);
+    this.issued.add(id);
     this.lastCall = id;
   }
 
   private observation(e: Record<string, unknown>): void {
-    const callId = typeof e.cause === 'number' ? this.callOfAction.get(e.cause) : undefined;
+    const metaId = toolCallIdOf(e);
+    let callId = typeof e.cause === 'number' ? this.callOfAction.get(e.cause) : undefined;
+    // A cause that names no action here (condensed away, renumbered): the observation's own
+    // tool_call_metadata (copied from its action by the agent controller) still names the call.
+    if (callId === undefined && metaId !== undefined && this.issued.has(metaId)) callId = metaId;
     if (callId !== undefined && !this.answered.has(callId)) {
       this.answered.add(callId);
       this.group.result({
@@ -216,7 +177,31 @@ class EventConversion {
       return;
     }
     if (e.observation === 'error' && e.cause == null) return this.orphanError(e);
+    if (typeof e.cause === 'number' && !this.seen.has(e.cause) && e.observation !== 'recall')
+      return this.dangling(e, metaId);
     countSkip(this.skipped, e.observation === 'recall' ? 'recall' : `observation:${String(e.observation)}`);
+  }
+
+  /**
+   * An observation whose `cause` points at no event of this history (issue 28 item 5) is evidence the
+   * model saw, never dropped: the result of the call its tool_call_metadata names (a call not in this
+   * history: an orphan result, narrated as such), else a user line saying what it is.
+   */
+  private dangling(e: Record<string, unknown>, metaId: string | undefined): void {
+    const content = stringify(e.content);
+    this.danglingCauses.push(e.id);
+    if (metaId !== undefined && !this.answered.has(metaId)) {
+      this.answered.add(metaId);
+      return this.group.result({
+        callId: metaId,
+        content,
+        ...(e.observation === 'error' ? { isError: true } : {}),
+      });
+    }
+    this.group.flush();
+    this.b.userText(
+      `[${String(e.observation)} observation; its cause, event ${String(e.cause)}, is not in this history]\n${content}`,
+    );
   }
 
   /**
@@ -245,6 +230,12 @@ class EventConversion {
     this.orphanErrors.push({ event: e.id, attachedTo: target, how: 'appended' });
     countSkip(this.skipped, 'orphan_error_appended');
   }
+}
+
+function toolCallIdOf(e: Record<string, unknown>): string | undefined {
+  const tcm = isRecord(e.tool_call_metadata) ? e.tool_call_metadata : undefined;
+  const id = tcm ? stringify(tcm.tool_call_id) : '';
+  return id === '' ? undefined : id;
 }
 
 function withoutThought(args: Record<string, unknown>): Record<string, unknown> {

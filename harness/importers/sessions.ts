@@ -107,6 +107,9 @@ function walk(dir: string, depth: number, out: string[]): void {
         !entry.name.startsWith('.')
       )
         walk(full, depth + 1, out);
+    } else if (!entry.isFile()) {
+      // A FIFO or socket named like a transcript: listed, so its import fails as one reported session.
+      if (candidate.test(entry.name)) out.push(full);
     } else if (candidate.test(entry.name) && !isChildFile(full, entry.name)) out.push(full);
   }
 }

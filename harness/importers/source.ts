@@ -1,19 +1,51 @@
-import { statSync } from 'node:fs';
-import { readText } from '../core/text/read-text.ts';
+import { readFileSync, statSync } from 'node:fs';
+import { readText, stripBom } from '../core/text/read-text.ts';
 import { ImportError } from '../core/errors.ts';
 import { countSkip, type Skipped } from './builder.ts';
 import { formatPath, lineOfPath, syntaxErrorLine, type JsonPath } from './json-locate.ts';
 
-/** Reads a file as UTF-8; a missing file or a directory is an ImportError naming the path. */
+/**
+ * Contents of non-regular files (a pipe such as `import <(cat f)`, a FIFO) read once, before the
+ * import, by readPipe (pipe.ts): a pipe cannot be read twice (detection, then the importer) nor read
+ * synchronously without risking a hang.
+ */
+const piped = new Map<string, Buffer>();
+
+export function providePiped(file: string, bytes: Buffer): void {
+  piped.set(file, bytes);
+}
+
+/** The file's bytes: a regular file, or a pipe read beforehand; anything else is an ImportError. */
+export function readBytes(file: string): Buffer {
+  const early = piped.get(file);
+  if (early) return early;
+  checkRegular(file);
+  return readFileSync(file);
+}
+
+/** Reads a file as UTF-8; a missing file, a directory or an unread pipe is an ImportError naming the path. */
 export function readSource(file: string): string {
-  let isDir: boolean;
+  const early = piped.get(file);
+  if (early) return stripBom(early.toString('utf8'));
+  checkRegular(file);
+  return readText(file);
+}
+
+function checkRegular(file: string): void {
+  let st: ReturnType<typeof statSync>;
   try {
-    isDir = statSync(file).isDirectory();
+    st = statSync(file);
   } catch (err) {
     throw new ImportError(file, undefined, 'no such file', { cause: err });
   }
-  if (isDir) throw new ImportError(file, undefined, 'is a directory; expected a transcript file');
-  return readText(file);
+  if (st.isDirectory()) throw new ImportError(file, undefined, 'is a directory; expected a transcript file');
+  // A FIFO with no writer would block a synchronous read forever (and with it every signal handler).
+  if (!st.isFile())
+    throw new ImportError(
+      file,
+      undefined,
+      `is not a regular file (${st.isFIFO() ? 'a FIFO or pipe' : st.isCharacterDevice() ? 'a character device' : 'a socket or device'}); save it to a file first`,
+    );
 }
 
 /**

@@ -43,3 +43,18 @@ describe.skipIf(transcriptsMissing)('render --direction return --child (issue 19
     expect(render('--direction', 'escalation', '--child', 'alice').code).toBe(2);
   });
 });
+
+describe.skipIf(transcriptsMissing)('render --direction return without --child (issue 28 item 6)', () => {
+  it('returns the first child, with the parent up to its spawn call as the receiver history', async () => {
+    const { loadInput } = await import('../../harness/cli/commands/render-input.ts');
+    const file = transcriptPath('claude-code-v2-teammates');
+    const c = await loadInput({ file, strategy: 'full-transcript', direction: 'return' });
+    const parent = importTranscript(file).transcript;
+    const [firstCall, first] = Object.entries(parent.children!)[0]!;
+    expect(c.source.messages).toEqual(first.messages);
+    expect(c.receiverHistory!.messages.at(-1)!.toolCalls!.map((x) => x.id)).toEqual([firstCall]);
+    // --child 0 is the same case.
+    const explicit = await loadInput({ file, strategy: 'full-transcript', direction: 'return', child: '0' });
+    expect(explicit.source).toEqual(c.source);
+  });
+});

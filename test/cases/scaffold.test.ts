@@ -10,6 +10,9 @@ import { strategies } from '../../strategies/index.ts';
 import { pairingCheck } from '../../judges/checks.ts';
 import { countTokens } from '../../harness/core/tokens.ts';
 import { transcriptPath, transcriptsMissing } from '../support/transcripts.ts';
+import { runCli } from '../support/cli.ts';
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'handoff-scaffold-'));
 
 const suite = { id: 'scaffolded', criteria: ['correctness'], direction: 'escalation' as const };
 
@@ -114,5 +117,39 @@ describe('case from-session', () => {
     const c = await toCase(raw, file, tmpdir(), { ...suite, direction: 'spawn' });
     const last = c.source.messages[c.source.messages.length - 1]!;
     expect(last.toolCalls?.some((t) => t.id === c.spawnCallId)).toBe(true);
+  });
+});
+
+describe.skipIf(transcriptsMissing)('case from-session --instance / --sample (issue 28 item 6)', () => {
+  it('scaffolds the named session of a multi-session file and records which one', () => {
+    const file = transcriptPath('openhands-resolver-output-pr-viewer.jsonl');
+    const first = scaffoldCase({ file, task: 't', direction: 'escalation' });
+    const second = scaffoldCase({ file, task: 't', direction: 'escalation', instance: 1 });
+    const calls = (c: Record<string, unknown>) =>
+      (c.source as Transcript).messages.reduce((n, m) => n + (m.toolCalls?.length ?? 0), 0);
+    // Two issues of 4 and 22 calls (docs/importers.md).
+    expect([calls(first), calls(second)]).toEqual([4, 22]);
+    expect((second.provenance as Record<string, unknown>).instance).toBe(1);
+  });
+
+  it('the CLI takes --instance and --sample, and refuses them with --all', () => {
+    const file = transcriptPath('inspect-metr-oxdna-opus41-6epochs.eval');
+    const r = runCli(['case', 'from-session', file, '--task', 't', '--sample', '2']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).provenance).toMatchObject({ sample: 2 });
+    const all = runCli([
+      'case',
+      'from-session',
+      file,
+      '--task',
+      't',
+      '--all',
+      '--out',
+      tempDir(),
+      '--instance',
+      '1',
+    ]);
+    expect(all.code).toBe(2);
+    expect(all.stderr).toMatch(/drop --instance\/--sample/);
   });
 });

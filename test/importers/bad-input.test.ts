@@ -61,12 +61,15 @@ describe('truncated input', () => {
     }
   });
 
-  it('a middle OpenHands line cut off is an error; the last one is skipped', () => {
+  it('a middle OpenHands line cut off is an error of that instance only; the last one is skipped', () => {
     const line = JSON.stringify({
       instance_id: 'a',
       history: [{ id: 1, source: 'user', action: 'message', args: { content: 'x' } }],
     });
-    expect(importError(write('o.jsonl', `${line}\n${line.slice(0, 30)}\n${line}\n`)).line).toBe(2);
+    // One bad line costs only its own instance (issue 28 item 5): the others import, the bad one is reported.
+    const file = write('o.jsonl', `${line}\n${line.slice(0, 30)}\n${line}\n`);
+    expect(importTranscript(file).stats.skipped).toEqual({ bad_record: 1 });
+    expect(importError(file, { instance: 1 }).line).toBe(2);
     expect(importTranscript(write('o.jsonl', `${line}\n${line.slice(0, 30)}`)).stats.skipped).toEqual({
       truncated_line: 1,
     });

@@ -223,6 +223,33 @@ describe('Claude Code subagents', () => {
     expect(solo.stats).toMatchObject({ messages: 4, children: 0 });
   });
 
+  it('a subagent that ran but whose file is missing is counted and named, in both v2 layouts (issue 28 item 4)', () => {
+    // v2.1 keeps subagents in <session>/subagents/, v2.0 beside the session: here neither file is there.
+    for (const files of [
+      { 'sess-1.jsonl': parent('abc'), 'sess-1/subagents/.keep': '' } as Record<string, string>,
+      { 'sess-1.jsonl': parent('abc') },
+    ]) {
+      const { transcript, stats } = importTranscript(join(tempFiles(files), 'sess-1.jsonl'));
+      expect(stats.children).toBe(0);
+      expect(stats.skipped).toMatchObject({ subagent_file_missing: 1 });
+      expect(transcript.meta?.missingSubagents).toEqual(['abc']);
+    }
+    // v1 (no agentId on the result): a Task call answered without its sidechain lines is missing too.
+    const v1 = importTranscript(join(tempFiles({ 's.jsonl': parent() }), 's.jsonl'));
+    expect(v1.stats.skipped).toMatchObject({ subagent_file_missing: 1 });
+    expect(v1.transcript.meta?.missingSubagents).toEqual(['spawn1']);
+  });
+
+  it('a Task call refused before it ran spawned nothing: not counted as missing', () => {
+    const refused = jsonl(
+      user('research'),
+      assistant('m1', use('spawn1', 'Task', { description: 'look', prompt: 'Find the thing.' })),
+      user([{ ...result('spawn1', [text('The user rejected this tool use.')]), is_error: true }]),
+    );
+    const { stats } = importTranscript(join(tempFiles({ 's.jsonl': refused }), 's.jsonl'));
+    expect(stats.skipped.subagent_file_missing).toBeUndefined();
+  });
+
   it('a directory with several sessions is an error naming them', () => {
     const dir = tempFiles({ 'a.jsonl': parent(), 'b.jsonl': parent() });
     expect(() => importTranscript(dir)).toThrow(ImportError);

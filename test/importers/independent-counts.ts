@@ -91,9 +91,17 @@ export function geminiCounts(file: string): Counts {
     const text =
       typeof m.content === 'string' ? m.content : (m.content ?? []).map((p: any) => p.text ?? '').join('');
     const calls = m.toolCalls ?? [];
-    if (text.trim() !== '' || calls.length > 0) c.messages++;
+    if (text.trim() !== '' && calls.length === 0) c.messages++;
+    // One record may hold several model rounds (issue 28 item 3): calls stamped at the same moment form
+    // a round; each round is an assistant message plus, when any call of it was answered, a result message.
+    const rounds: any[][] = [];
+    for (const t of calls) {
+      const prev = rounds.at(-1)?.at(-1);
+      if (!prev || Math.abs(Date.parse(t.timestamp) - Date.parse(prev.timestamp)) > 50) rounds.push([]);
+      rounds.at(-1)!.push(t);
+    }
+    for (const r of rounds) c.messages += r.some((t: any) => t.result != null) ? 2 : 1;
     const answered = calls.filter((t: any) => t.result != null);
-    if (answered.length > 0) c.messages++;
     c.toolCalls += calls.length;
     c.results += answered.length;
     c.errors += answered.filter((t: any) => t.status === 'error' || t.status === 'cancelled').length;

@@ -87,7 +87,8 @@ describe('Codex rollout details', () => {
     ]);
     expect(stats).toMatchObject({ orphans: 1, errors: 1 });
     expect(transcript.agents.main?.model).toBe('gpt-5-codex');
-    expect(transcript.meta?.system).toBe('You are Codex.');
+    // Injected context the model saw is kept as system text after the base instructions (issue 28 item 6).
+    expect(transcript.meta?.system).toBe('You are Codex.\n\n<environment_context>cwd</environment_context>');
     expect(stats.skipped).toMatchObject({
       environment_context: 1,
       duplicate_user_message: 1,

@@ -83,3 +83,36 @@ describe('final-message', () => {
     );
   });
 });
+
+describe('final-message with several children spawned by their own calls (issue 28 item 6)', () => {
+  it('one result per Task call, each with its child’s final message and the Task trailer', async () => {
+    const a = { ...child(['a-mid']), id: 'agent-a' };
+    const b = { ...child(['b-mid']), id: 'agent-b' };
+    b.messages = [...b.messages.slice(0, -1), { role: 'assistant', agent: 'child', text: 'FINAL B' }];
+    const twoCalls: Transcript = {
+      ...parent,
+      messages: [
+        parent.messages[0]!,
+        {
+          role: 'assistant',
+          agent: 'main',
+          toolCalls: [
+            { id: 's1', name: 'Task', input: { prompt: 'a' } },
+            { id: 's2', name: 'Task', input: { prompt: 'b' } },
+          ],
+        },
+      ],
+    };
+    const h = await prepare(
+      'final-message',
+      caseOf(a, { direction: 'return', sources: [a, b], receiverHistory: twoCalls }),
+    );
+    const last = h.messages[h.messages.length - 1]!;
+    expect(last.toolResults).toEqual([
+      { callId: 's1', content: 'FINAL: 19 merchants.\n\nagentId: agent-a\n<usage>tool_uses: 1</usage>' },
+      { callId: 's2', content: 'FINAL B\n\nagentId: agent-b\n<usage>tool_uses: 1</usage>' },
+    ]);
+    expect(pairingCheck(h.messages).passed).toBe(true);
+    expect(h.payload).not.toContain('mid');
+  });
+});

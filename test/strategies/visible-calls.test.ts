@@ -64,3 +64,30 @@ describe('visibleSourceCalls (issue 13: counted by call id or the full call, not
     expect(visibleSourceCalls([source], [{ role: 'user', text }])).toBe(0);
   });
 });
+
+describe('visibleSourceCalls: a call replayed by id is not counted again through its rendering (issue 28 item 6)', () => {
+  it('of two identical calls, one replayed as a call, one is visible', () => {
+    const call = (id: string): ToolCall => ({ id, name: 'Bash', input: { command: 'npm test' } });
+    const source: Transcript = {
+      agents: { main: { role: 'primary' } },
+      messages: [
+        { role: 'assistant', agent: 'main', toolCalls: [call('c1')] },
+        { role: 'user', agent: 'main', toolResults: [{ callId: 'c1', content: 'fail' }] },
+        { role: 'assistant', agent: 'main', toolCalls: [call('c2')] },
+        { role: 'user', agent: 'main', toolResults: [{ callId: 'c2', content: 'pass' }] },
+      ],
+    };
+    // Only the second is replayed; the first (identical text) is not shown anywhere.
+    const replayed: ChatMessage[] = [
+      { role: 'assistant', toolCalls: [call('c2')] },
+      { role: 'user', toolResults: [{ callId: 'c2', content: 'pass' }] },
+    ];
+    expect(visibleSourceCalls([source], replayed)).toBe(1);
+    // Narrated once in text besides the replayed one: two.
+    const both: ChatMessage[] = [
+      { role: 'system', text: `[main called ${formatCall(call('c1'))}]` },
+      ...replayed,
+    ];
+    expect(visibleSourceCalls([source], both)).toBe(2);
+  });
+});

@@ -4,11 +4,18 @@ import { writeFileAtomic } from '../../core/atomic-write.ts';
 import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import { HarnessError, InputError } from '../../core/errors.ts';
-import { importAll, importFormats, importTranscript, type ImportFormat } from '../../importers/index.ts';
+import {
+  importAll,
+  importFormats,
+  importTranscript,
+  readPipe,
+  type ImportFormat,
+} from '../../importers/index.ts';
 import { scaffoldFrom, slug, type ScaffoldOptions } from '../../../cases/scaffold.ts';
 import { labelCaseFile, labelCounts, locateProposals, mergeProposals } from '../../../cases/label-case.ts';
 import { modelProposals } from '../../../cases/model-labeller.ts';
 import type { Assertion, Direction, Transcript } from '../../core/index.ts';
+import { numberFlag } from '../../config/numeric-flags.ts';
 
 interface CaseArgs {
   transcript: string;
@@ -21,6 +28,8 @@ interface CaseArgs {
   all: boolean;
   labeller?: string;
   config?: string;
+  instance?: string;
+  sample?: number;
 }
 
 const labellerOption = {
@@ -55,6 +64,16 @@ const fromSession: Command<CaseArgs> = {
         describe: 'return/spawn: the spawning tool call id (default: the first one)',
       })
       .option('id', { type: 'string', describe: 'case id (default: from the file name)' })
+      .option('instance', {
+        type: 'string',
+        describe:
+          'which session of a multi-session file: OpenHands instance_id, record or element index (default: first; as `import --instance`)',
+      })
+      .option('sample', {
+        type: 'string',
+        coerce: numberFlag('--sample', 'non-negative integer'),
+        describe: 'inspect_ai: 0-based sample index (default 0)',
+      })
       .option('all', {
         type: 'boolean',
         default: false,
@@ -67,11 +86,23 @@ const fromSession: Command<CaseArgs> = {
         type: 'string',
         describe: 'write the case here (default: stdout); with --all, a folder',
       }) as unknown as Argv<CaseArgs>,
-  handler: async (args) => (args.all ? fromEverySession(args) : fromOneSession(args)),
+  handler: async (args) => {
+    await readPipe(args.transcript);
+    return args.all ? fromEverySession(args) : fromOneSession(args);
+  },
 };
 
 function options(args: CaseArgs, file: string, id?: string): ScaffoldOptions {
-  return { file, task: args.task, direction: args.direction, from: args.from, call: args.call, id };
+  return {
+    file,
+    task: args.task,
+    direction: args.direction,
+    from: args.from,
+    call: args.call,
+    id,
+    ...(args.instance !== undefined ? { instance: args.instance } : {}),
+    ...(args.sample !== undefined ? { sample: args.sample } : {}),
+  };
 }
 
 async function withModelLabels(c: Record<string, unknown>, args: CaseArgs): Promise<Record<string, unknown>> {
@@ -94,7 +125,11 @@ async function withModelLabels(c: Record<string, unknown>, args: CaseArgs): Prom
 }
 
 async function fromOneSession(args: CaseArgs): Promise<void> {
-  const result = importTranscript(args.transcript, { from: args.from });
+  const result = importTranscript(args.transcript, {
+    from: args.from,
+    ...(args.instance !== undefined ? { instance: args.instance } : {}),
+    ...(args.sample !== undefined ? { sample: args.sample } : {}),
+  });
   const c = await withModelLabels(scaffoldFrom(result, options(args, args.transcript, args.id)), args);
   const text = `${JSON.stringify(c, null, 2)}\n`;
   if (!args.out) return void process.stdout.write(text);
@@ -110,6 +145,8 @@ async function fromEverySession(args: CaseArgs): Promise<number> {
   if (!args.out) throw new InputError('usage', '--all needs --out <folder> (one case file per session)');
   if (args.id !== undefined || args.call !== undefined)
     throw new InputError('usage', '--all names each case after its session; drop --id/--call');
+  if (args.instance !== undefined || args.sample !== undefined)
+    throw new InputError('usage', '--all makes a case of every session; drop --instance/--sample');
   mkdirSync(args.out, { recursive: true });
   let written = 0;
   let failed = 0;

@@ -9,6 +9,7 @@ import {
   importAll,
   importFormats,
   importTranscript,
+  readPipe,
   type ImportFormat,
   type ImportOptions,
   type SessionImport,
@@ -70,7 +71,11 @@ export const importCommand: Command<ImportArgs> = {
         coerce: numberFlag('--sample', 'non-negative integer'),
         describe: 'inspect_ai: 0-based sample index (default 0)',
       }) as unknown as Argv<ImportArgs>,
-  handler: (args) => (args.all ? importEvery(args) : importOne(args)),
+  handler: async (args) => {
+    // A pipe (`import <(cat f)`) or FIFO is read once up front, with a deadline and signals honoured.
+    await readPipe(args.file);
+    return args.all ? importEvery(args) : importOne(args);
+  },
 };
 
 function importOne(args: ImportArgs): void {

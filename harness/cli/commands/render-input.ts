@@ -11,6 +11,9 @@ import { allTrailItems } from '../../core/transcript/view.ts';
 import { toCase } from '../../../cases/load.ts';
 import { childCall, returnParts } from '../../../cases/scaffold.ts';
 import { readText } from '../../core/text/read-text.ts';
+import { isSpawnTool } from '../../importers/spawn-tools.ts';
+import { readPipe } from '../../importers/pipe.ts';
+import { checkNesting } from '../../importers/depth.ts';
 
 /** What `render` renders: the case, the strategy with its resolved params, the source model alias. */
 export interface RenderTarget {
@@ -96,7 +99,10 @@ export interface RenderInputArgs {
 /** A case file, a normalised transcript, or anything `import` reads. */
 export async function loadInput(args: RenderInputArgs): Promise<Case> {
   if (!existsSync(args.file)) throw new InputError('not_found', `${args.file}: no such file or directory`);
+  await readPipe(args.file);
   const raw = statSync(args.file).isFile() ? parseJson(readText(args.file)) : undefined;
+  // A case or normalised transcript nested thousands deep would overflow the stack when rendered.
+  if (raw !== undefined) checkNesting(args.file, raw);
   if (isRecord(raw) && 'source' in raw && 'task' in raw) return caseFromFile(raw, args.file);
   let transcript: Transcript;
   if (isRecord(raw) && Array.isArray(raw.messages) && isRecord(raw.agents))
@@ -110,9 +116,13 @@ export async function loadInput(args: RenderInputArgs): Promise<Case> {
     (args.child !== undefined ? 'return' : args.strategy.startsWith('spawn-') ? 'spawn' : 'escalation');
   if (args.child !== undefined && direction !== 'return')
     throw new InputError('usage', `--child picks the child that returns: use it with --direction return`);
+  // A return from a session with children is a child's return: the first child unless --child names
+  // one (as --spawn-call defaults to the first child); a session without children returns itself.
+  const hasChildren = Object.keys(transcript.children ?? {}).length > 0;
+  const child = args.child ?? (direction === 'return' && hasChildren ? '0' : undefined);
   const parts =
-    args.child !== undefined
-      ? (returnParts(transcript, { file: args.file, call: childCall(transcript, args.child, args.file) }) as {
+    child !== undefined
+      ? (returnParts(transcript, { file: args.file, call: childCall(transcript, child, args.file) }) as {
           source: Transcript;
           receiverHistory: Transcript;
         })
@@ -148,7 +158,7 @@ async function caseFromFile(raw: Record<string, unknown>, file: string): Promise
 function defaultSpawnCall(t: Transcript, file: string): string {
   const child = Object.keys(t.children ?? {})[0];
   if (child) return child;
-  const spawn = allTrailItems(t).find((x) => /^(agent|task|spawn)/i.test(x.call.name));
+  const spawn = allTrailItems(t).find((x) => isSpawnTool(x.call.name));
   if (!spawn) throw new InputError('usage', `${file}: no spawn call found; pass --spawn-call <tool call id>`);
   return spawn.call.id;
 }

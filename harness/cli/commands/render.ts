@@ -2,7 +2,8 @@ import type { Command } from '../command.ts';
 import type { Argv } from 'yargs';
 import { numberFlag } from '../../config/numeric-flags.ts';
 import type { Case, Direction, Handoff } from '../../core/index.ts';
-import { SubagentContractError } from '../../core/errors.ts';
+import { describeError, ProviderError, SubagentContractError } from '../../core/errors.ts';
+import { maskSecrets } from '../../core/redact.ts';
 import { countTokens, requestTokens } from '../../core/tokens.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { createProviders } from '../../providers/index.ts';
@@ -87,7 +88,7 @@ function renderCallOptions(yargs: Argv<object>): Argv<object> {
     .option('child', {
       type: 'string',
       describe:
-        'return: which child session returns (0-based index, agent name or spawning call id); the parent up to that call is the receiver history',
+        'return: which child session returns (0-based index, agent name or spawning call id; default: the first); the parent up to that call is the receiver history',
     })
     .option('budget-tokens', {
       type: 'string',
@@ -166,6 +167,7 @@ export const renderCommand: Command<RenderArgs> = {
           params,
         );
       } catch (err) {
+        if (err instanceof ProviderError) return modelCallFailed(err, strategy.name, sourceModel, c.id);
         if (!(err instanceof SubagentContractError)) throw err;
         process.stderr.write(
           `handoff-eval render: ${err.message} — in a run this cell is an error row (try another --seed or --rep)\n`,
@@ -182,6 +184,22 @@ export const renderCommand: Command<RenderArgs> = {
     }
   },
 };
+
+/**
+ * A model-backed strategy whose source call failed (a source over the model's context window, a
+ * rejected key, an endpoint down after the retries): one line naming the case, strategy and model, exit
+ * 2 (bad input for that model) — in a run the cell is an error row with the same reason.
+ */
+function modelCallFailed(err: ProviderError, strategy: string, model: string, caseId: string): number {
+  const hint =
+    err.code === 'context_length_exceeded'
+      ? ` — the source does not fit the "${model}" model's context window: use --source-model with a larger window, or a strategy that trims (head-tail, parity-narration)`
+      : '';
+  process.stderr.write(
+    `handoff-eval render: ${caseId}: ${strategy}: the ${model} model call failed: ${maskSecrets(describeError(err).message)}${hint}\n`,
+  );
+  return 2;
+}
 
 interface RenderOutput {
   system: string;
