@@ -21,13 +21,12 @@ import { claimContentIn } from '../../core/text/reading.ts';
 export function simActReport(
   req: ModelRequest,
   ctx: ActContext,
-  o: { left: Lead[]; exhausted: boolean },
+  o: { left: Lead[]; exhausted: boolean; unsaid?: ReadonlySet<string> },
   voice: SimVoice,
 ): string {
   const line = (a: Assertion) =>
     `- ${a.kind === 'confident' ? sayAsFact(a, req.seed, voice) : sayClaim(a, req.seed, voice)}`;
-  const seen = seenPlaces(ctx);
-  const made = (req.sim?.assertions ?? []).filter((a) => grounded(a, seen, o.exhausted, ctx));
+  const made = groundedClaims(req, ctx, o.exhausted).filter((a) => !o.unsaid?.has(a.id));
   const confident = made.filter((a) => a.kind === 'confident');
   const caveats = made.filter((a) => a.kind !== 'confident');
   const notSearched = [
@@ -45,6 +44,12 @@ export function simActReport(
   lines.push(`Searched: ${ctx.history.map((s) => locatorOf(s.call)).join('; ') || 'nothing'}.`);
   lines.push(`Not searched: ${[...new Set(notSearched)].join('; ') || 'nothing I know of'}.`);
   return lines.join('\n');
+}
+
+/** The labelled claims the sim's own results ground so far (the rules above). */
+export function groundedClaims(req: ModelRequest, ctx: ActContext, exhausted: boolean): Assertion[] {
+  const seen = seenPlaces(ctx);
+  return (req.sim?.assertions ?? []).filter((a) => grounded(a, seen, exhausted, ctx));
 }
 
 interface Seen {

@@ -1,10 +1,12 @@
 import type { ModelRequest, ToolCall } from '../../core/index.ts';
 import { readActContext, type ActContext } from './act-context.ts';
 import { leadKey, leadsOf, type Lead } from './act-leads.ts';
-import { simActReport, unreachablePlaces } from './act-report.ts';
+import { groundedClaims, simActReport, unreachablePlaces } from './act-report.ts';
+import { claimContentIn } from '../../core/text/reading.ts';
+import type { Assertion } from '../../core/index.ts';
 import type { SimLiveRates } from './live-rates.ts';
 import { draw } from './rng.ts';
-import type { SimVoice } from './wordings.ts';
+import { sayAsFact, sayClaim, type SimVoice } from './wordings.ts';
 
 /**
  * The sim as a source agent in its own tool loop (purpose `act`; docs/live.md). A seeded policy
@@ -31,21 +33,50 @@ export function simAct(
   // The extra look is the last call: what it reveals goes into the report, not into more calls.
   const stopped =
     plan.exhausted || plan.extraLookMade || req.toolChoice?.type === 'none' || ctx.tools.size === 0;
+  const grounded = groundedClaims(req, ctx, plan.exhausted);
   if (!stopped) {
+    const notes = newNotes(grounded, ctx, rates, d).map((a) => `Noting as I go: ${say(a, req.seed, voice)}`);
     const next = nextCalls(plan.pending, rates);
-    if (next.length) return acting(ctx, next, next.map((l) => l.why).join(' '));
+    if (next.length) return acting(ctx, next, [next.map((l) => l.why).join(' '), ...notes].join('\n'));
     const extra = ctx.coverageNotice && d('extra-look') < rates.extraLookWithCoverage;
     const look = extra ? extraLook(ctx, plan.skipped) : undefined;
-    if (look) return acting(ctx, [look], `${EXTRA_LOOK} ${look.why}`);
+    if (look) return acting(ctx, [look], [`${EXTRA_LOOK} ${look.why}`, ...notes].join('\n'));
   }
+  // A claim it noted mid-research is said again in the report only with probability restateNoted.
+  const unsaid = new Set(
+    grounded.filter((a) => notedAlready(a, ctx) && d('restate', a.id) >= rates.restateNoted).map((a) => a.id),
+  );
   return {
     text: simActReport(
       req,
       ctx,
-      { left: [...plan.pending, ...plan.skipped], exhausted: plan.exhausted },
+      { left: [...plan.pending, ...plan.skipped], exhausted: plan.exhausted, unsaid },
       voice,
     ),
   };
+}
+
+const say = (a: Assertion, seed: string, voice: SimVoice) =>
+  a.kind === 'confident' ? sayAsFact(a, seed, voice) : sayClaim(a, seed, voice);
+
+/**
+ * The claims it notes with its next calls: grounded by its results, not noted before (it reads its own
+ * narration for that), each with probability noteWhenFound keyed by the claim — so a claim whose draw
+ * fails is never noted, and one whose draw succeeds is noted once, as soon as it is grounded.
+ */
+function newNotes(
+  grounded: Assertion[],
+  ctx: ActContext,
+  rates: SimLiveRates,
+  d: (...k: string[]) => number,
+): Assertion[] {
+  return grounded.filter((a) => d('note', a.id) < rates.noteWhenFound && !notedAlready(a, ctx));
+}
+
+function notedAlready(a: Assertion, ctx: ActContext): boolean {
+  if (!ctx.narration.includes('Noting as I go:')) return false;
+  const read = claimContentIn(ctx.narration, a);
+  return read.ids && read.words >= 0.75;
 }
 
 /** How the sim narrates its extra look; it reads its own words to know it took it. */

@@ -23,6 +23,19 @@ export interface SimLiveRates {
    * Set from the ledgerline seed: "Ledgerline's parents called it in about 4% of runs".
    */
   fetchSpanWhenOffered: number;
+  /**
+   * act: probability that the source notes a claim in the message that goes with its next calls, as
+   * soon as its results ground it ("Noting as I go: …"), keyed by the session and the claim. Chosen: no
+   * seed publishes how often an agent remarks on a finding mid-research; the ledgerline seed only
+   * says some caveats were "said once, mid-research".
+   */
+  noteWhenFound: number;
+  /**
+   * act: probability that a claim it noted mid-research is stated again in its final report (keyed by
+   * the session and the claim). Chosen, like noteWhenFound: below 1 so that some claims live only
+   * mid-transcript — where the claims' measured locations then put them (issue 26).
+   */
+  restateNoted: number;
 }
 
 export const defaultLiveRates: SimLiveRates = {
@@ -30,6 +43,8 @@ export const defaultLiveRates: SimLiveRates = {
   extraLookWithCoverage: 0.7,
   parallelReads: 2,
   fetchSpanWhenOffered: 0.04,
+  noteWhenFound: 0.5,
+  restateNoted: 0.7,
 };
 
 /** What a live sim report says about its numbers: which are set from a seed, which are chosen. */
@@ -44,4 +59,12 @@ export const liveRateSources: Record<keyof SimLiveRates, { set: 'seed' | 'chosen
   },
   followRevealedLead: { set: 'chosen', source: 'documented default; no seed publishes it' },
   parallelReads: { set: 'chosen', source: 'the seed child read two adapter files together' },
+  noteWhenFound: {
+    set: 'chosen',
+    source: 'no seed publishes it; ledgerline mentions caveats said once, mid-research',
+  },
+  restateNoted: {
+    set: 'chosen',
+    source: 'no seed publishes it; below 1 so some claims are said only mid-transcript',
+  },
 };
