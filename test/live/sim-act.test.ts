@@ -241,4 +241,43 @@ describe('the sim tool policy', () => {
       expect(text).toContain('Nothing I can state with a source yet.');
     });
   });
+
+  it('notes a grounded claim as it goes (noteWhenFound) and restates a noted one at the end only with probability restateNoted', async () => {
+    const rates = (noteWhenFound: number, restateNoted: number) => ({
+      sim: { sizes: { large: { live: { noteWhenFound, restateNoted } } } },
+    });
+    const midText = (t: Transcript) =>
+      t.messages
+        .slice(0, -1)
+        .filter((m) => m.role === 'assistant')
+        .map((m) => m.text ?? '')
+        .join('\n');
+    let noted = 0;
+    let restated = 0;
+    for (const c of cases.slice(0, 6)) {
+      const quiet = await live(c, rates(0, 1));
+      const loud = await live(c, rates(1, 0));
+      const echo = await live(c, rates(1, 1));
+      // Noting changes what it says, never what it does.
+      const calls = (t: Transcript) => t.messages.flatMap((m) => m.toolCalls ?? []).map((x) => x.name);
+      expect(calls(loud.transcript)).toEqual(calls(quiet.transcript));
+      for (const a of c.assertions) {
+        const inQuietReport = readClaim(indexText(report(quiet.transcript)), a).present;
+        expect(readClaim(indexText(midText(quiet.transcript)), a).present).toBe(false);
+        if (!inQuietReport) continue;
+        // What the quiet source reports, the loud one said mid-research and not again at the end —
+        // unless its last results grounded it, when there were no more calls to say it beside.
+        const mid = readClaim(indexText(midText(loud.transcript)), a).present;
+        expect(readClaim(indexText(report(loud.transcript)), a).present).toBe(!mid);
+        expect(readClaim(indexText(report(echo.transcript)), a).present).toBe(true);
+        if (mid) noted++;
+      }
+      const byDefault = await live(c);
+      for (const a of c.assertions)
+        if (readClaim(indexText(midText(byDefault.transcript)), a).present)
+          restated += readClaim(indexText(report(byDefault.transcript)), a).present ? 1 : 0;
+    }
+    expect(noted).toBeGreaterThan(20);
+    expect(restated).toBeGreaterThan(0);
+  });
 });

@@ -2,7 +2,8 @@ import type { ModelRequest, ToolCall } from '../../core/index.ts';
 import { readActContext, type ActContext } from './act-context.ts';
 import { leadKey, leadsOf, type Lead } from './act-leads.ts';
 import { groundedClaims, simActReport, unreachablePlaces } from './act-report.ts';
-import { claimContentIn } from '../../core/text/reading.ts';
+import { readClaim } from '../../core/text/reading.ts';
+import { indexText } from '../../core/text/cues.ts';
 import type { Assertion } from '../../core/index.ts';
 import type { SimLiveRates } from './live-rates.ts';
 import { draw } from './rng.ts';
@@ -75,8 +76,7 @@ function newNotes(
 
 function notedAlready(a: Assertion, ctx: ActContext): boolean {
   if (!ctx.narration.includes('Noting as I go:')) return false;
-  const read = claimContentIn(ctx.narration, a);
-  return read.ids && read.words >= 0.75;
+  return readClaim(indexText(ctx.narration), a).present;
 }
 
 /** How the sim narrates its extra look; it reads its own words to know it took it. */
