@@ -55,6 +55,7 @@ export function csvColumns(rows: readonly ResultRow[]): string[] {
     'survival_agreement',
     'checks_failed',
     ...(rows.some((r) => r.source_mode === 'live') ? liveColumns : []),
+    ...(rows.some((r) => r.truncated?.length) ? ['truncated', 'truncation_allowed'] : []),
   ];
 }
 
@@ -94,6 +95,7 @@ function columnGetter(column: string): (r: ResultRow) => unknown {
   if (column === 'params') return (r) => JSON.stringify(r.params);
   if (column === 'simulated') return (r) => isSimulated(r);
   if (column === 'unscored_criteria') return (r) => Object.keys(r.unscored ?? {}).join(';');
+  if (column === 'truncated') return (r) => (r.truncated ?? []).join(';');
   if (column === 'checks_failed')
     return (r) =>
       r.checks

@@ -119,5 +119,22 @@ export function judgeSection(suite: SuiteSummary): string[] {
           .join(', ')}`,
     );
   if (errs.length) lines.push('', '### Cell errors', '', ...errs.map((e) => `- ${e}`));
+  const cut = suite.arms.filter((a) => a.truncated);
+  if (cut.length)
+    lines.push(
+      '',
+      '### Answers cut at max_tokens',
+      '',
+      ...cut.map((a) => {
+        const t = a.truncated!;
+        const roles = Object.entries(t.byRole)
+          .map(([r, n]) => `${mdCell(r)} × ${n}`)
+          .join(', ');
+        const budget = t.allowed
+          ? 'allowed by the arm (allowTruncation)'
+          : 'counted against the error budget';
+        return `- ${mdCell(a.arm)}: ${t.cells} of ${a.cells} cells (${roles}); ${budget}`;
+      }),
+    );
   return [...lines, ''];
 }

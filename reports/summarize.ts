@@ -171,7 +171,17 @@ function armSummary(
     cost: costSummary(p.g),
     calls: callSummary(p.g),
     ...optional('live', liveSummary(p.ok, inline ? { arm: inline.arm, rows: inline.ok } : null)),
+    ...optional('truncated', truncatedSummary(p.g)),
   };
+}
+
+/** Cells whose answer was cut at max_tokens, by role (issue 28 item 10); undefined when none. */
+export function truncatedSummary(rows: readonly ResultRow[]): ArmSummary['truncated'] {
+  const cut = rows.filter((r) => r.truncated?.length);
+  if (cut.length === 0) return undefined;
+  const byRole: Record<string, number> = {};
+  for (const r of cut) for (const role of r.truncated!) byRole[role] = (byRole[role] ?? 0) + 1;
+  return { cells: cut.length, byRole, allowed: cut.every((r) => r.truncation_allowed === true) };
 }
 
 /** Only a suite with swept arms carries the field: a report without sweeps stays as it was. */

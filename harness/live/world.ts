@@ -15,6 +15,7 @@ import Database from 'better-sqlite3';
 import type { World, WorldTests } from '../core/index.ts';
 import { ToolCallError, WorldError } from '../core/errors.ts';
 import { normalizeWorldPath } from './confine.ts';
+import { processAlive } from '../core/process-alive.ts';
 
 /**
  * A case's world on disk, for one cell (docs/live.md): `repo/` holds the files, `docs/` the documents,
@@ -120,7 +121,7 @@ export function sweepStaleWorlds(dir = tmpdir(), now = Date.now()): string[] {
     const root = join(dir, name);
     try {
       const owner = Number(readFileSync(join(root, OWNER_FILE), 'utf8'));
-      if (Number.isInteger(owner) && owner > 0 && alive(owner)) continue;
+      if (Number.isInteger(owner) && owner > 0 && processAlive(owner)) continue;
     } catch {
       const age = now - (statSync(root, { throwIfNoEntry: false })?.mtimeMs ?? now);
       if (age < 24 * 3_600_000) continue;
@@ -129,16 +130,6 @@ export function sweepStaleWorlds(dir = tmpdir(), now = Date.now()): string[] {
     removed.push(root);
   }
   return removed;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists under another user.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function writeTree(dir: string, files: Record<string, string>): void {

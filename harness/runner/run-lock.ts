@@ -2,6 +2,7 @@ import { linkSync, mkdirSync, readFileSync, readdirSync, statSync, unlinkSync, w
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { InputError } from '../core/errors.ts';
+import { processAlive } from '../core/process-alive.ts';
 
 /**
  * One process per run directory: a second `--resume` of a run still in progress would execute the
@@ -54,7 +55,7 @@ export function runLockHolder(dir: string): number | undefined {
   try {
     if (statSync(lockDir).isFile()) {
       const pid = Number(readFileSync(lockDir, 'utf8').trim());
-      return pid && alive(pid) ? pid : undefined;
+      return pid && processAlive(pid) ? pid : undefined;
     }
     const newest = newestClaim(lockDir);
     const holder = newest ? holderOf(lockDir, newest) : undefined;
@@ -84,7 +85,7 @@ function holderOf(lockDir: string, n: number): number | undefined | 'pruned' {
   }
   if (exists(join(lockDir, `${n}.released`))) return undefined;
   const pid = Number(text.trim());
-  return pid && alive(pid) ? pid : undefined;
+  return pid && processAlive(pid) ? pid : undefined;
 }
 
 /** Claims (and their release marks) below the newest one are history; removing them is safe. */
@@ -105,7 +106,7 @@ function clearLegacyLock(dir: string, lockDir: string): void {
   }
   if (!isFile) return;
   const pid = Number(readFileSync(lockDir, 'utf8').trim());
-  if (pid && alive(pid)) throw locked(dir, pid);
+  if (pid && processAlive(pid)) throw locked(dir, pid);
   removeQuietly(lockDir);
 }
 
@@ -114,15 +115,6 @@ function locked(dir: string, pid: number): InputError {
     'run_locked',
     `${dir}: in use by process ${pid} (run.lock); wait for it or stop it first`,
   );
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function exists(file: string): boolean {

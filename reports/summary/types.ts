@@ -108,6 +108,11 @@ export interface ArmSummary {
   calls: { model: number; cached: number };
   /** Live mode (docs/live.md): the source's effort, budget, end-to-end latency, span fetches; absent for a recorded arm. */
   live?: LiveSummary;
+  /**
+   * Cells with an answer cut at max_tokens (row `truncated`), by role; `allowed` when the arm allows
+   * truncation (`allowTruncation`), else they count against the error budget. Absent when none.
+   */
+  truncated?: { cells: number; byRole: Record<string, number>; allowed: boolean };
 }
 
 /** Means over ok cells. */
