@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CaseValidationError } from '../harness/core/errors.ts';
 import type { Assertion, Transcript } from '../harness/core/index.ts';
-import { toCase } from './load.ts';
+import { tooDeep, toCase } from './load.ts';
 import { modelProposals, readLocations } from './model-labeller.ts';
 import { proposeLabels } from './propose-labels.ts';
 
@@ -29,6 +29,7 @@ export async function labelCaseFile(file: string, o: LabelOptions = {}): Promise
       `cannot read as JSON: ${(err as Error).message}`,
     );
   }
+  tooDeep(file, raw);
   const c = await toCase(raw, file, dirname(file), {
     id: String(raw.suite ?? 'label'),
     criteria: [],

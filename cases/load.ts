@@ -11,6 +11,8 @@ import { appliesTo, withoutDirections } from '../harness/config/frameworks.ts';
 import { mergeArms } from '../harness/config/arm-overrides.ts';
 import { importModule } from '../harness/config/import-module.ts';
 import { stripBom } from '../harness/core/text/read-text.ts';
+import { deepPath, MAX_NESTING } from '../harness/importers/depth.ts';
+import { formatPath } from '../harness/importers/json-locate.ts';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -241,11 +243,26 @@ function readJson(file: string): unknown {
         : `cannot read: ${(err as Error).message}`;
     throw new CaseValidationError(file, undefined, '(file)', why);
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (err) {
     throw new CaseValidationError(file, undefined, '(file)', `not valid JSON: ${(err as Error).message}`);
   }
+  tooDeep(file, value);
+  return value;
+}
+
+/** A case nested thousands deep (hostile tool arguments) is refused here, before any recursive code overflows on it. */
+export function tooDeep(file: string, value: unknown): void {
+  const path = deepPath(value);
+  if (path)
+    throw new CaseValidationError(
+      file,
+      undefined,
+      formatPath(path.slice(0, 6)) + (path.length > 6 ? '…' : ''),
+      `nested more than ${MAX_NESTING} levels deep (real tool arguments nest a few levels; this input is broken or hostile)`,
+    );
 }
 
 export function schemaError(

@@ -157,3 +157,32 @@ describe('handoff-eval validate (the real CLI)', () => {
     );
   });
 });
+
+describe('a case nested thousands deep (hostile tool arguments)', () => {
+  // Written as text: JSON.stringify itself overflows on a value this deep.
+  const withCall = mutate((c) =>
+    c.source.messages.push({
+      role: 'assistant',
+      toolCalls: [{ id: 'deep_1', name: 'search', input: 'DEEP' }],
+    } as never),
+  );
+  const n = 8000;
+  const hostile = JSON.stringify(withCall).replace('"DEEP"', `${'{"a":'.repeat(n)}"x"${'}'.repeat(n)}`);
+
+  it('is refused when the suite loads, naming the file and the field — no RangeError', async () => {
+    const { dir, file } = tempSuite(hostile);
+    const err = await failure(dir);
+    expect(err.message).toContain(file);
+    expect(err.message).toMatch(
+      /source\.messages\[\d+\]\.toolCalls\[0\]\.input.*nested more than 256 levels/,
+    );
+  });
+
+  it('is refused by `case label` with exit 2 and one line, no stack trace', () => {
+    const { file } = tempSuite(hostile);
+    const r = spawnSync(process.execPath, [bin, 'case', 'label', file], { encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('nested more than 256 levels');
+    expect(r.stderr).not.toMatch(/RangeError|\n\s+at /);
+  });
+});
