@@ -80,6 +80,7 @@ export { framings, type FramingName } from '../strategies/framing.ts';
 // Rendering transcripts, narrating trails, retention
 export {
   renderTranscript,
+  renderTranscriptFenced,
   renderMessages,
   renderMessage,
   formatCall,

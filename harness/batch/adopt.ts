@@ -2,7 +2,7 @@ import { ProviderError } from '../core/errors.ts';
 import { appendBatchRecord, type SubmittedBatches } from './batch-journal.ts';
 import { requestsTag } from './submit.ts';
 import type { BatchBackend } from './types.ts';
-import type { BatchEvent } from './scheduler.ts';
+import type { BatchEvent } from './types.ts';
 
 /**
  * A submission journalled without its `created` line may exist at the vendor (a kill during the

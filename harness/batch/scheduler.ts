@@ -5,11 +5,8 @@ import { adoptUnconfirmed, createError, firstLine } from './adopt.ts';
 import type { BatchBackend, BatchEntry, BatchOutcome, BatchSettings, BatchStatus } from './types.ts';
 
 /** One status read of one batch, for the progress output. */
-export interface BatchEvent extends Partial<BatchStatus> {
-  provider: string;
-  batchId: string;
-  state: string;
-}
+export type { BatchEvent } from './types.ts';
+import type { BatchEvent } from './types.ts';
 
 export interface SchedulerOptions {
   backend: BatchBackend;

@@ -83,3 +83,10 @@ export const vendorLimits = {
 } as const;
 
 export type { BatchSettings } from '../config/types.ts';
+
+/** What the batch scheduler reports as it goes (a batch created, adopted, polled, ended). */
+export interface BatchEvent extends Partial<BatchStatus> {
+  provider: string;
+  batchId: string;
+  state: string;
+}

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { ConfigError } from '../core/errors.ts';
-import { importFormats, type ImportFormat } from '../importers/importer.ts';
+import { importFormats, type ImportFormat } from '../core/import-formats.ts';
 
 /**
  * Your own agent as the live source (docs/live.md#your-own-agent-as-the-source): `sources.<name>` in eval.config.ts,
@@ -47,6 +47,7 @@ export interface SourceFunctionSpec {
   version?: string;
 }
 
+/** Your own agent as the live source: a command (argv with `{world}`, `{brief}`, `{out}`) or an in-process function (`defineSource`). */
 export type SourceSpec = SourceCommandSpec | SourceFunctionSpec;
 
 /** A source once checked: defaults filled, its name kept (rows and cache keys name it). */

@@ -1,18 +1,8 @@
 import type { Transcript } from '../core/index.ts';
 import type { Skipped } from './builder.ts';
 
-export const importFormats = [
-  'claude-code',
-  'openai',
-  'anthropic',
-  'swe-agent',
-  'openhands',
-  'inspect',
-  'codex',
-  'responses',
-  'gemini',
-] as const;
-export type ImportFormat = (typeof importFormats)[number];
+import type { ImportFormat } from '../core/import-formats.ts';
+export { importFormats, type ImportFormat } from '../core/import-formats.ts';
 
 export interface ImportOptions {
   /** Format of the file; `auto` (default) detects it. */

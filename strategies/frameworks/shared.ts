@@ -8,6 +8,7 @@ import type {
 import { briefLength, receiverHistory, replayable } from '../compose.ts';
 import { effectiveSnapshot } from '../spawn.ts';
 import { framings } from '../framing.ts';
+import { pendingCalls } from '../compose.ts';
 
 // Building blocks the framework strategies share: what a framework calls "the conversation" at the
 // moment of a handoff, its own handoff call pair, and Python's json.dumps for the frameworks that
@@ -102,11 +103,7 @@ export function spawnedBy(sessions: readonly Transcript[]): (string | undefined)
 }
 
 /** The tool calls of the history's last message when it is an assistant message still waiting for them. */
-export function pendingCalls(history: readonly ChatMessage[]): readonly ToolCall[] {
-  const last = history[history.length - 1];
-  if (!last || last.role !== 'assistant' || !last.toolCalls?.length) return [];
-  return last.toolCalls;
-}
+export { pendingCalls } from '../compose.ts';
 
 /** A tool name in the function-name style the Agents SDK and langgraph-supervisor derive from an agent name. */
 export function functionStyle(name: string): string {
