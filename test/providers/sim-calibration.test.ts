@@ -1,51 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Summary, ArmSummary } from '../../reports/summary/types.ts';
-import { defaultSimRates, type SimRates } from '../../harness/providers/sim/rates.ts';
-import { repoRoot, runCli } from '../support/cli.ts';
+import type { ArmSummary, SuiteSummary } from '../../reports/summary/types.ts';
+import { conditions, simSuite } from '../support/sim-conditions.ts';
 
 /**
  * Which of ledgerline's orderings are set by a rate and which emerge from what the strategies render
- * (issue 14, docs/decisions.md "Calibration"). The suite runs three times through the real CLI: with
- * the default rates; with the seed-derived and seed-fitted rates replaced by neutral ones (no kind of
- * claim favoured by the summary, a labelled caveat no more salient than one in prose, a contract slot
- * kept as often as a prose qualifier); and with the two context effects switched off. Each ordering's
- * expected status under each condition is pinned here and stated in the docs.
+ * (issue 14, issue 27 item 8, docs/decisions.md "Calibration"). The suite runs in-process (seed 1,
+ * 3 reps) under four conditions (test/support/sim-conditions.ts): the default rates; the seed-derived,
+ * fitted and chosen rates made neutral; the two context effects off; and both at once. An ordering the
+ * README calls emergent must hold under all four; each one's expected status is pinned here and stated
+ * in the docs. The orderings are read off the survival classifier's marks (issue 26).
  */
-const large = defaultSimRates.large;
-const neutral: Partial<SimRates> = {
-  summaryKeep: { confident: 0.96, hedged: 0.96, assumption: 0.96, unresolved: 0.96 },
-  answerKeepLabelledQualifier: large.answerKeepQualifier,
-  contractSlotCaveat: large.answerKeepQualifier,
-};
-const noContext: Partial<SimRates> = {
-  contextPosition: { ...large.contextPosition, strength: 0 },
-  contextLength: { ...large.contextLength, strength: 0 },
-};
-
-function run(name: string, sim: Partial<SimRates> | undefined): Summary {
-  const dir = mkdtempSync(join(tmpdir(), `he-calib-${name}-`));
-  writeFileSync(
-    join(dir, 'eval.config.ts'),
-    `export default ${JSON.stringify({
-      casesDir: join(repoRoot, 'cases'),
-      suites: ['ledgerline'],
-      reps: 3,
-      seed: 1,
-      cache: false,
-      // The orderings are read off report.json's survival figures: the classifier's marks (issue 26), so
-      // the default paraphrasing sim words every caveat its own way and the orderings must survive that.
-      ...(sim ? { sim: { sizes: { large: sim } } } : {}),
-    })};\n`,
-  );
-  const r = runCli(['run', '--out', join(dir, 'runs'), '--quiet'], { cwd: dir });
-  expect(r.code, r.stderr).toBe(0);
-  const runDir = join(dir, 'runs', readdirSync(join(dir, 'runs'))[0]!);
-  return JSON.parse(readFileSync(join(runDir, 'report.json'), 'utf8')) as Summary;
-}
-
 const caveatKinds = ['hedged', 'assumption', 'unresolved'] as const;
 
 /** Answer survival of the caveats a location holds, pooled over the three caveat kinds. */
@@ -60,8 +24,7 @@ function caveatSurvival(a: ArmSummary, location: 'final_message' | 'mid_transcri
   return kept / total;
 }
 
-function orderings(s: Summary) {
-  const suite = s.suites.find((x) => x.suite === 'ledgerline')!;
+function orderings(suite: SuiteSummary) {
   const arm = (n: string) => suite.arms.find((a) => a.arm === n)!;
   const [inline, fm, ft, sc, sum] = [
     'inline',
@@ -79,19 +42,18 @@ function orderings(s: Summary) {
     transcriptIsExactlyInline: suite.criteria.every((c) => diff(ft!, c) === 0),
     contractKeepsMidCaveats:
       caveatSurvival(sc!, 'mid_transcript') >= caveatSurvival(inline!, 'mid_transcript'),
+    contractNotWorseOnCaveats: sc!.scores.caveat_carrying!.vsBaseline!.verdict !== 'worse',
     summaryLosesHedges: inline!.survival.answer.hedged!.rate! - sum!.survival.answer.hedged!.rate! >= 0.3,
     overstatedSummaryTranscriptContract:
       sum!.overstated.runs > ft!.overstated.runs && ft!.overstated.runs > sc!.overstated.runs,
   };
 }
 
-describe('sim calibration: ledgerline under default, neutral and context-free rates', () => {
-  it('records which orderings hold — the emergent ones under every condition, the set ones only with their rate', () => {
-    const got = {
-      default: orderings(run('default', undefined)),
-      neutral: orderings(run('neutral', neutral)),
-      noContext: orderings(run('no-context', noContext)),
-    };
+describe('sim calibration: ledgerline under default, neutral, context-free and combined conditions', () => {
+  it('records which orderings hold — the emergent ones under every condition, the set ones only with their rate', async () => {
+    const got: Record<string, ReturnType<typeof orderings>> = {};
+    for (const [name, sizes] of Object.entries(conditions))
+      got[name] = orderings(await simSuite('ledgerline', sizes));
     expect(got).toEqual({
       default: {
         finalMessageLosesCaveats: true,
@@ -99,6 +61,7 @@ describe('sim calibration: ledgerline under default, neutral and context-free ra
         transcriptIsInline: true,
         transcriptIsExactlyInline: false,
         contractKeepsMidCaveats: true,
+        contractNotWorseOnCaveats: true,
         summaryLosesHedges: true,
         overstatedSummaryTranscriptContract: true,
       },
@@ -108,6 +71,7 @@ describe('sim calibration: ledgerline under default, neutral and context-free ra
         transcriptIsInline: true,
         transcriptIsExactlyInline: false,
         contractKeepsMidCaveats: true,
+        contractNotWorseOnCaveats: true,
         summaryLosesHedges: false,
         overstatedSummaryTranscriptContract: false,
       },
@@ -117,12 +81,27 @@ describe('sim calibration: ledgerline under default, neutral and context-free ra
         transcriptIsInline: true,
         transcriptIsExactlyInline: true,
         contractKeepsMidCaveats: true,
+        contractNotWorseOnCaveats: true,
         summaryLosesHedges: true,
         // With the classifier deciding (issue 26) and no context effects, transcript, contract and inline
         // each overstate in 5/93 runs — the classifier's own misreads — so transcript > contract needs
         // the position effect and the fitted rates together (summary 18/93 still the most).
         overstatedSummaryTranscriptContract: false,
       },
+      combined: {
+        finalMessageLosesCaveats: true,
+        finalMessageKeepsItsEnd: true,
+        transcriptIsInline: true,
+        transcriptIsExactlyInline: true,
+        // Mid-transcript caveats reach the answer equally (97% vs 97%): nothing but position favoured
+        // the contract's, ...
+        contractKeepsMidCaveats: true,
+        // ... and with a slot kept no more often than a prose qualifier the contract loses caveats that
+        // inline keeps: caveat carrying −0.30 [−0.47, −0.14], worse (issue 27 item 8).
+        contractNotWorseOnCaveats: false,
+        summaryLosesHedges: false,
+        overstatedSummaryTranscriptContract: false,
+      },
     });
-  }, 600_000); // three CLI runs of the suite: minutes on a busy machine
+  }, 600_000); // four runs of the suite in-process: a minute or two on a busy machine
 });
