@@ -37,6 +37,7 @@ async function live(
     hints?: boolean;
     sim?: SimOptions;
     world?: World;
+    recorded?: Transcript;
   } = {},
 ) {
   const sim = createSimProvider(o.sim);
@@ -50,7 +51,7 @@ async function live(
       ? { caseId: c.id, assertions: [], reference: { facts: [], caveats: [] } }
       : simHintsOf(c);
   return runSourceLoop({
-    recorded: c.source,
+    recorded: o.recorded ?? c.source,
     tools: createWorldTools(access),
     budget: o.budget ?? 12,
     notice: o.notice,
@@ -97,6 +98,62 @@ describe('the sim tool policy', () => {
     expect(read).toBeGreaterThanOrEqual(6);
     expect(out.budgetExhausted).toBe(false);
     expect(report(out.transcript)).toMatch(/^Findings:/);
+  });
+
+  describe('a brief in plain words is searched for its subject (B6)', () => {
+    const plain = (brief: string): Case => ({
+      ...cases[0]!,
+      id: 'plain-brief',
+      source: { agents: { child: { role: 'child' } }, messages: [{ role: 'user', text: brief }] },
+      assertions: [],
+    });
+    const world: World = {
+      files: {
+        'services/billing.ts':
+          "import { Acme } from './acme';\n// Falls back to the default Acme timeout when none is configured.\nexport const timeout = Acme.timeout ?? DEFAULT_TIMEOUT;\n",
+        'services/acme.ts': 'export const Acme = { timeout: 30 };\n',
+      },
+    };
+
+    it('searches its proper names in any case and the risk words it uses, then reads what they reveal', async () => {
+      const c = plain(
+        'Go through the services: how each picks the Acme timeout, and any fallback or default path.',
+      );
+      const calls = callsOf((await live(c, { world })).transcript);
+      expect(calls.slice(0, 2)).toEqual([
+        { name: 'search_code', input: { query: 'Acme|acme|ACME' } },
+        { name: 'search_code', input: { query: 'fallback|default' } },
+      ]);
+      expect(calls).toContainEqual({ name: 'read_file', input: { path: 'services/billing.ts' } });
+    });
+
+    it('only when the brief names nothing exact: a named term keeps the brief-term searches alone', async () => {
+      const c = plain('Where is `ACME_TIMEOUT` set for the Acme client, and is there a fallback?');
+      const calls = callsOf((await live(c, { world })).transcript);
+      expect(calls[0]).toEqual({ name: 'search_code', input: { query: 'ACME_TIMEOUT' } });
+      expect(calls).not.toContainEqual({ name: 'search_code', input: { query: 'Acme|acme|ACME' } });
+    });
+
+    it('a sentence-opening capital is not a name; a brief with neither names nor risk words makes no call', async () => {
+      const c = plain('Summarise what the team decided. Nothing else.');
+      expect(callsOf((await live(c, { world })).transcript)).toEqual([]);
+    });
+
+    it('multi-child: every live child researches (none reports without a call), and four transcripts dwarf their final reports', async () => {
+      const [mc] = await loadSuites(join(repoRoot, 'cases'), [{ id: 'multi-child' }]);
+      for (const c of mc!.cases.filter((x) => x.world).slice(0, 3)) {
+        let transcriptChars = 0;
+        let reportChars = 0;
+        for (const recorded of c.sources!) {
+          const out = await live(c, { recorded });
+          expect(out.toolCalls, `${c.id} ${recorded.id}`).toBeGreaterThan(0);
+          transcriptChars += JSON.stringify(out.transcript.messages).length;
+          reportChars += report(out.transcript).length;
+        }
+        // The seed's situation: four transcripts ≈ 112k tokens against merged returns of ≈ 5k.
+        expect(transcriptChars, c.id).toBeGreaterThan(10 * reportChars);
+      }
+    });
   });
 
   it('is seeded: the same session gives the same calls; reps differ somewhere', async () => {

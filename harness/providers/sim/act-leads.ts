@@ -13,7 +13,11 @@ import { readLines, searchLines, type ActContext } from './act-context.ts';
  * - B2 a table the query tool lists, named in the brief → query it whole (tier 1);
  * - B3 a file path → read_file; B4 a document read_doc lists, named in the brief → read_doc (tier 1);
  * - B5 a kind of document (changelog, readme, runbook, guide, notice, spec) → read the file whose
- *   name contains it once a result shows one (tier 2), or the read_doc document so named (tier 1).
+ *   name contains it once a result shows one (tier 2), or the read_doc document so named (tier 1);
+ * - B6 only when B1–B4 give nothing (a brief in plain words: "go through the adapters: how each resolves
+ *   the Paylane version"): its subject — each proper name (a capitalised word not opening a sentence)
+ *   → search_code for it in any case; the risk words it uses (fallback, default, …) → one search for
+ *   them (tier 1). A brief with neither gives no lead, and the sim reports without a call.
  * From results:
  * - R1 a search line with a risk word (fallback, default, override, hardcoded) next to a term it is
  *   after, in a file under a directory the brief names (anywhere, if it names none) → read that file (tier 2);
@@ -81,6 +85,7 @@ export function leadsOf(ctx: ActContext): Lead[] {
   for (const d of ctx.docs)
     if (ctx.brief.includes(d) || DOC_KINDS.some((k) => words.has(k) && d.toLowerCase().includes(k)))
       push(1, { name: 'read_doc', input: { name: d } }, `The brief points at the document ${d}.`);
+  if (out.length === 0) subjectLeads(ctx.brief, push);
   const seen = seenPaths(ctx);
   for (const k of DOC_KINDS)
     if (words.has(k))
@@ -92,6 +97,36 @@ export function leadsOf(ctx: ActContext): Lead[] {
 }
 
 type Push = (tier: Lead['tier'], call: Lead['call'], why: string) => void;
+
+/** B6: a brief naming nothing exact is searched for its subject — its proper names, its risk words. */
+function subjectLeads(brief: string, push: Push): void {
+  for (const name of properNames(brief)) {
+    const q = unique([name, name.toLowerCase(), name.toUpperCase()]).join('|');
+    push(
+      1,
+      { name: 'search_code', input: { query: q } },
+      `The brief is about ${name}; finding where it appears.`,
+    );
+  }
+  const risks = unique((brief.match(new RegExp(RISK.source, 'gi')) ?? []).map((w) => w.toLowerCase()));
+  if (risks.length)
+    push(
+      1,
+      { name: 'search_code', input: { query: risks.map(escape).join('|') } },
+      `The brief asks about ${risks.join(' and ')} paths; searching for them.`,
+    );
+}
+
+/** Capitalised words that do not open a sentence or a clause (after `.`, `:`, `;`, `?`, `!`). */
+export function properNames(brief: string): string[] {
+  const out: string[] = [];
+  for (const m of brief.matchAll(/\b[A-Z][a-z]{3,}\b/g)) {
+    const before = brief.slice(0, m.index).trimEnd();
+    if (before === '' || /[.:;?!\n]$/.test(before)) continue;
+    out.push(m[0]);
+  }
+  return unique(out);
+}
 
 function revealedLeads(ctx: ActContext, terms: string[], dirs: string[], seen: string[], push: Push): void {
   const inScope = (p: string) => dirs.length === 0 || dirs.some((d) => p.startsWith(d));
@@ -173,7 +208,11 @@ export function seenPaths(ctx: ActContext): string[] {
 }
 
 function search(term: string): Lead['call'] {
-  return { name: 'search_code', input: { query: term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') } };
+  return { name: 'search_code', input: { query: escape(term) } };
+}
+
+function escape(term: string): string {
+  return term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** The literal names a search looked for (its query's alternatives, unescaped). */
