@@ -222,6 +222,8 @@ export interface LiveFields {
   receiver_span_fetches: number;
   /** spawn: receiver calls that carry out the parent's orchestration request; null for other directions. */
   orchestration_tool_calls: number | null;
+  /** `--keep-worlds`: where this cell's world copy was left (absent when it was removed). */
+  world_dir?: string;
 }
 
 /**
