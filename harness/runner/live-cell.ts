@@ -19,7 +19,7 @@ import { createWorldTools, type WorldTools } from '../live/tools.ts';
 import { runSourceLoop, type SourceLoopResult } from '../live/loop.ts';
 import { runOwnSourceLoop } from '../live/own-source-loop.ts';
 import { liveSimHints } from '../live/edit-hints.ts';
-import { withKept } from '../live/cell-world.ts';
+import { withKept, withWorldTools } from '../live/cell-world.ts';
 
 /**
  * A live cell's part before the strategy runs (docs/live.md): the case's world materialised for this
@@ -114,7 +114,7 @@ export async function prepareLive(
 function spawnCell(c: Case, tools: WorldTools, budget: number, close: () => void): LiveCell {
   return {
     case: c,
-    receiverHandoff: (h) => withWorldTools(h, tools),
+    receiverHandoff: (h) => withWorldTools(h, tools, budget),
     fields: (calls) => ({
       ...loopFields([], budget),
       source_assertions: c.assertions.length,
@@ -123,15 +123,6 @@ function spawnCell(c: Case, tools: WorldTools, budget: number, close: () => void
     }),
     artifacts: {},
     close,
-  };
-}
-
-/** A spawned child's handoff with the world's tools next to its own (a world tool's name wins). */
-function withWorldTools(h: Handoff, world: WorldTools): Handoff {
-  return {
-    ...h,
-    tools: [...h.tools.filter((t) => !world.has(t.name)), ...world.specs],
-    runTool: (call) => (world.has(call.name) || !h.runTool ? world.run(call).content : h.runTool(call)),
   };
 }
 
