@@ -55,6 +55,7 @@ export function csvColumns(rows: readonly ResultRow[]): string[] {
     'survival_agreement',
     'checks_failed',
     ...(rows.some((r) => r.source_mode === 'live') ? liveColumns : []),
+    ...(rows.some((r) => r.world_dir) ? ['world_dir'] : []),
     ...(rows.some((r) => r.truncated?.length) ? ['truncated', 'truncation_allowed'] : []),
   ];
 }

@@ -5,6 +5,7 @@ import { SessionBuilder } from '../lib/session.ts';
 import { Random } from '../lib/random.ts';
 import { numbered } from '../lib/text.ts';
 import { gotest, pytest, vitest, type Runner } from '../milk/runners.ts';
+import { ownedWorld, testFileOf } from './world.ts';
 
 const all = [...designs, ...moreDesigns];
 const runners: Record<string, Runner> = {
@@ -30,7 +31,7 @@ function ownedCase(seed: number, index: number) {
   const d = all[index % all.length]!;
   const followUp = d.followUps[Math.floor(index / all.length) % d.followUps.length]!;
   const r = new Random('esc-owned', seed, index);
-  const { transcript, assertions } = session(d, runners[d.id]!, r, index);
+  const { transcript, assertions, outputs } = session(d, runners[d.id]!, r, index);
   return {
     id: `owned-${String(index + 1).padStart(2, '0')}-${d.id}`,
     title: `${d.repo}: after implementing ${d.docPath}, a small question`,
@@ -40,6 +41,7 @@ function ownedCase(seed: number, index: number) {
     sessionShape: 'owned',
     assertions,
     reference: { facts: followUp.facts, caveats: [], expectedWords: followUp.expectedWords },
+    world: ownedWorld(d, runners[d.id]!, outputs),
     tags: [d.id, 'owned'],
   };
 }
@@ -81,6 +83,7 @@ function session(d: Design, runner: Runner, r: Random, index: number) {
   return {
     transcript: s.build(`owned-${d.id}`, { repo: d.repo }),
     assertions: [...confident, hedge, assumption],
+    outputs: { red: red.output, green: green.output },
   };
 }
 
@@ -113,10 +116,7 @@ function implementTurn(s: SessionBuilder, d: Design, runner: Runner, red: string
   s.act('Now the tests, one per rule in the design.', {
     name: 'write_file',
     input: {
-      path:
-        d.testPath.includes('/') && !d.testPath.startsWith('github.com')
-          ? d.testPath
-          : `${d.modulePath.replace(/\.go$/, '_test.go')}`,
+      path: testFileOf(d),
       content: d.tests.map((t) => `// ${t}`).join('\n'),
     },
     result: `File created (${d.tests.length} tests).`,

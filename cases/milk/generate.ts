@@ -4,6 +4,7 @@ import { retry } from './project-retry.ts';
 import { csvmerge } from './project-csvmerge.ts';
 import { primarySession } from './session.ts';
 import { Random } from '../lib/random.ts';
+import { milkWorld } from './world.ts';
 
 const projects = [durations, orders, retry, csvmerge];
 
@@ -42,6 +43,7 @@ function milkCase(seed: number, index: number) {
       evidence: session.evidence,
       expectedWords: 150,
     },
+    world: milkWorld(p, bug, session, seed, index),
     tags: [p.language.toLowerCase(), p.id, bug.id],
   };
 }

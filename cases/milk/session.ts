@@ -15,6 +15,10 @@ export interface MilkSession {
   assertions: Assertion[];
   facts: ReferenceFact[];
   evidence: EvidenceItem[];
+  /** The source file as the primary first read it (the world's copy of it, live mode). */
+  before: string;
+  /** The suite's recorded outputs: failing test added, after the fix, after the regression test. */
+  outputs: { red: string; green: string; final: string };
 }
 
 import {
@@ -84,6 +88,8 @@ export function primarySession(p: Project, bug: Bug, seed: number, index: number
     assertions: [cause, fix, hedge, assumption, open, ...inFile, ...inLint],
     facts: milkFacts(bug),
     evidence: milkEvidence(p, red, green, final),
+    before,
+    outputs: { red: red.output, green: green.output, final: final.output },
   };
 }
 
@@ -236,7 +242,8 @@ function reportClaims(p: Project, bug: Bug, fnLine: number, place: MilkPlacement
   return { cause, fix, hedge, assumption, open };
 }
 
-function testFileOf(p: Project): string {
+/** The file the primary's tests are written in. */
+export function testFileOf(p: Project): string {
   return (
     {
       durations: 'tests/test_core.py',

@@ -74,6 +74,7 @@ export function resolveConfig(
     quiet: flags.quiet ?? false,
     shard: parseShard(flags.shard, where),
     batch: flags.batch ?? false,
+    ...(flags.keepWorlds ? { keepWorlds: true } : {}),
     ...resolveSources(user.sources, flags.source, where, file ? dirname(file) : process.cwd()),
   };
   // The fields above keep their own messages; the schema checks every value they do not (issue 28.12).

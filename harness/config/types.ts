@@ -315,6 +315,8 @@ export interface ResolvedConfig {
   source: string | null;
   /** `run --batch`: model calls go through the vendors' batch APIs at the batch price (docs/scale.md). */
   batch?: boolean;
+  /** `run --keep-worlds`: live cells leave their world copies on disk (docs/live.md). */
+  keepWorlds?: boolean;
 }
 
 /** What a batch run can tune per provider (`providers.<name>.batch` in eval.config.ts). */

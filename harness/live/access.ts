@@ -4,6 +4,8 @@ import type Database from 'better-sqlite3';
 import type { World, WorldTests } from '../core/index.ts';
 import { ToolCallError } from '../core/errors.ts';
 import { normalizeWorldPath, resolveInside } from './confine.ts';
+import { writeInside } from './write.ts';
+import { runWorldTests } from './run-tests.ts';
 import { workerExecutor, type QueryExecutor } from './query-worker.ts';
 import { memoryDatabase, tableInfo, type MaterializedWorld, type TableInfo } from './world.ts';
 
@@ -26,6 +28,10 @@ export interface WorldAccess {
   /** Runs a checked query where it can be stopped at its deadline (live worlds); in-process when absent. */
   execute?: QueryExecutor;
   tests: WorldTests | undefined;
+  /** Writable worlds only: writes a file of the cell's copy (write.ts); throws ToolCallError when refused. */
+  write?(path: string, text: string): { created: boolean };
+  /** Writable worlds with a test command: runs it in the copy (run-tests.ts); a declared scope only. */
+  runTests?(scope: string | undefined): { content: string; isError: boolean };
   close(): void;
 }
 
@@ -65,10 +71,23 @@ export function diskAccess(w: MaterializedWorld): WorldAccess {
     db: w.db,
     execute: (sql, limits) => (worker ??= workerExecutor(join(w.root, 'world.sqlite'))).execute(sql, limits),
     tests: w.tests,
+    ...writeAccess(w),
     close() {
       worker?.close();
       w.close();
     },
+  };
+}
+
+function writeAccess(w: MaterializedWorld): Pick<WorldAccess, 'write' | 'runTests'> {
+  if (!w.writable) return {};
+  const { runnerDir } = w.writable;
+  const run = w.tests?.run;
+  return {
+    write: (path, text) => fsErrors(path, () => writeInside(w.repoDir, path, text)),
+    ...(run
+      ? { runTests: (scope) => runWorldTests(run, { root: w.root, repoDir: w.repoDir, runnerDir }, scope) }
+      : {}),
   };
 }
 

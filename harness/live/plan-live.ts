@@ -13,6 +13,8 @@ export interface LiveSettings {
   prompts?: LivePrompts;
   /** Where an own source's sessions are cached (the response cache's directory), or null when it is off. */
   sourceCache?: string | null;
+  /** `--keep-worlds`: the cell's world copy stays on disk (its path in the row's `world_dir`). */
+  keepWorlds?: boolean;
 }
 
 /**
@@ -36,6 +38,7 @@ export function liveSettingsOf(suite: Suite, arm: Arm, config: ResolvedConfig): 
   return {
     budget,
     ...(prompts ? { prompts } : {}),
+    ...(config.keepWorlds ? { keepWorlds: true } : {}),
     ...(source ? { source, sourceCache: config.cache.enabled ? config.cache.dir : null } : {}),
   };
 }

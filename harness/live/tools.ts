@@ -5,10 +5,13 @@ import type { WorldAccess } from './access.ts';
 import { grep, numbered, renderGrep } from './render.ts';
 import { runQuery } from './query.ts';
 import { searchPattern } from './pattern.ts';
+import { writeTools } from './write-tools.ts';
+import { objectSchema, type Tool } from './tool-kind.ts';
 
 /**
  * The live tools over a world (docs/live.md): search_code, read_file, query, read_doc, run_tests —
- * each offered only when the world has what it reads. All read-only and confined to the world. A bad
+ * each offered only when the world has what it reads — and, in a writable world, list_files,
+ * write_file and edit_file (write-tools.ts). All confined to the world (its cell's copy). A bad
  * call (unknown tool, arguments failing the JSON Schema, a path outside the world, a non-SELECT query,
  * a result over the size limit) is never thrown: it comes back as an error result the model sees.
  */
@@ -39,12 +42,6 @@ export interface WorldTools {
   specs: ToolSpec[];
   has(name: string): boolean;
   run(call: Pick<ToolCall, 'name' | 'input'>): ToolOutcome;
-}
-
-interface Tool {
-  spec: (w: WorldAccess, limits: ToolLimits) => ToolSpec;
-  offered: (w: WorldAccess) => boolean;
-  run: (w: WorldAccess, input: any, limits: ToolLimits) => string | ToolOutcome;
 }
 
 const tools: Record<string, Tool> = {
@@ -152,9 +149,12 @@ const tools: Record<string, Tool> = {
         throw new ToolCallError(
           `no test scope "${input.scope}"; scopes: ${Object.keys(t.scopes ?? {}).join(', ') || '(none: omit scope for the full suite)'}`,
         );
+      // A writable world runs its declared command in the cell's copy; a read-only one returns the record.
+      if (w.runTests) return w.runTests(input.scope);
       return { content: scoped.output, isError: scoped.exitCode !== 0 };
     },
   },
+  ...writeTools,
 };
 
 export const worldToolNames = Object.keys(tools);
@@ -212,10 +212,6 @@ function failed(message: string): ToolOutcome {
 
 /** The longest error result (an error says what went wrong; it never needs to be long). */
 export const MAX_ERROR_CHARS = 2_000;
-
-function objectSchema(properties: Record<string, unknown>, required: string[]): Record<string, unknown> {
-  return { type: 'object', properties, required, additionalProperties: false };
-}
 
 const ajv = new Ajv({ allErrors: false, strict: false });
 const validators = new Map<string, ValidateFunction>();

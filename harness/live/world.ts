@@ -1,5 +1,7 @@
 import {
   chmodSync,
+  constants,
+  cpSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -12,7 +14,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { World, WorldTests } from '../core/index.ts';
+import type { World, WorldTestRun, WorldTests } from '../core/index.ts';
 import { ToolCallError, WorldError } from '../core/errors.ts';
 import { normalizeWorldPath } from './confine.ts';
 import { processAlive } from '../core/process-alive.ts';
@@ -32,7 +34,19 @@ export interface MaterializedWorld {
   tables: TableInfo[];
   docNames: string[];
   tests: WorldTests | undefined;
+  /** A writable world (docs/live.md): this copy's own, writable repository; the test runner's directory. */
+  writable?: { runnerDir: string };
+  /** A writable world's per-process template this copy was made from (never handed to the tools). */
+  source?: string;
+  /** Set when the copy is kept after close (`--keep-worlds`). */
+  kept?: boolean;
   close(): void;
+}
+
+/** Options of one cell's world. */
+export interface WorldOptions {
+  /** Leave the copy on disk when the cell ends (`--keep-worlds`); its path goes in the cell's row. */
+  keep?: boolean;
 }
 
 export interface TableInfo {
@@ -41,51 +55,103 @@ export interface TableInfo {
   rows: number;
 }
 
-/** Writes the world to a fresh temporary directory; `where` names the case in any error. */
-export function materializeWorld(world: World, where: string): MaterializedWorld {
+/**
+ * Writes the world to a fresh temporary directory; `where` names the case in any error. A writable
+ * world is written once per process as a template and each call gets its own copy of it (copy-on-write
+ * where the file system allows: COPYFILE_FICLONE), so one cell's edits never reach another's.
+ */
+export function materializeWorld(world: World, where: string, o: WorldOptions = {}): MaterializedWorld {
   checkWorld(world, where);
   sweepOnce();
-  const root = realpathSync(mkdtempSync(join(tmpdir(), WORLD_PREFIX)));
-  // Whose copy this is: a later process removes it once its owner is gone (a kill -9 skips exit).
-  writeFileSync(join(root, OWNER_FILE), String(process.pid));
-  live.add(root);
+  const root = newRoot();
   try {
-    const repoDir = join(root, 'repo');
-    const docsDir = join(root, 'docs');
-    writeTree(repoDir, world.files ?? {});
-    writeTree(docsDir, world.docs ?? {});
-    const tables = Object.entries(world.tables ?? {});
-    let db: Database.Database | null = null;
-    if (tables.length) {
-      const file = join(root, 'world.sqlite');
-      const writer = new Database(file);
-      try {
-        fillDatabase(writer, world.tables!);
-      } finally {
-        writer.close();
-      }
-      chmodSync(file, 0o444);
-      db = new Database(file, { readonly: true, fileMustExist: true });
-    }
-    return {
+    const source = world.writable ? templateOf(world) : undefined;
+    if (source) copyTree(source, root);
+    else writeWorld(world, root, false);
+    const file = join(root, 'world.sqlite');
+    const db =
+      world.tables && Object.keys(world.tables).length
+        ? new Database(file, { readonly: true, fileMustExist: true })
+        : null;
+    const out: MaterializedWorld = {
       root,
-      repoDir,
-      docsDir,
+      repoDir: join(root, 'repo'),
+      docsDir: join(root, 'docs'),
       db,
       tables: tableInfo(world),
       docNames: Object.keys(world.docs ?? {}).sort(),
       tests: world.tests,
+      ...(world.writable ? { writable: { runnerDir: join(root, RUNNER_DIR) } } : {}),
+      ...(source ? { source } : {}),
+      ...(o.keep ? { kept: true } : {}),
       close() {
         db?.close();
-        rmSync(root, { recursive: true, force: true });
         live.delete(root);
+        if (o.keep) keepCopy(root);
+        else rmSync(root, { recursive: true, force: true });
       },
     };
+    return out;
   } catch (err) {
     rmSync(root, { recursive: true, force: true });
     live.delete(root);
     throw err;
   }
+}
+
+/** The runner's files of a writable world's test command, next to (never inside) the repository. */
+const RUNNER_DIR = 'runner';
+const KEPT_FILE = 'kept';
+
+function newRoot(): string {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), WORLD_PREFIX)));
+  // Whose copy this is: a later process removes it once its owner is gone (a kill -9 skips exit).
+  writeFileSync(join(root, OWNER_FILE), String(process.pid));
+  live.add(root);
+  return root;
+}
+
+/** The files, documents, tables and (writable) the test runner's files, under `root`. */
+function writeWorld(world: World, root: string, writable: boolean): void {
+  writeTree(join(root, 'repo'), world.files ?? {}, writable);
+  writeTree(join(root, 'docs'), world.docs ?? {}, false);
+  if (world.tests?.run?.files) writeTree(join(root, RUNNER_DIR), world.tests.run.files, false);
+  if (world.tables && Object.keys(world.tables).length) {
+    const file = join(root, 'world.sqlite');
+    const writer = new Database(file);
+    try {
+      fillDatabase(writer, world.tables);
+    } finally {
+      writer.close();
+    }
+    chmodSync(file, 0o444);
+  }
+}
+
+/** Writable worlds' templates, one per World object and process (removed at exit with the copies). */
+const templates = new WeakMap<World, string>();
+
+function templateOf(world: World): string {
+  let root = templates.get(world);
+  if (!root) {
+    root = newRoot();
+    writeWorld(world, root, true);
+    templates.set(world, root);
+  }
+  return root;
+}
+
+/** Copies a template into a fresh root: a reflink where the file system can, a plain copy otherwise. */
+function copyTree(from: string, to: string): void {
+  for (const name of readdirSync(from))
+    if (name !== OWNER_FILE)
+      cpSync(join(from, name), join(to, name), { recursive: true, mode: constants.COPYFILE_FICLONE });
+}
+
+/** A kept copy: no owner any more (so no later sweep removes it), marked as kept. */
+function keepCopy(root: string): void {
+  rmSync(join(root, OWNER_FILE), { force: true });
+  writeFileSync(join(root, KEPT_FILE), `kept by pid ${process.pid} (--keep-worlds)\n`);
 }
 
 const WORLD_PREFIX = 'handoff-world-';
@@ -119,6 +185,7 @@ export function sweepStaleWorlds(dir = tmpdir(), now = Date.now()): string[] {
   }
   for (const name of names) {
     const root = join(dir, name);
+    if (statSync(join(root, KEPT_FILE), { throwIfNoEntry: false })) continue;
     try {
       const owner = Number(readFileSync(join(root, OWNER_FILE), 'utf8'));
       if (Number.isInteger(owner) && owner > 0 && processAlive(owner)) continue;
@@ -132,13 +199,14 @@ export function sweepStaleWorlds(dir = tmpdir(), now = Date.now()): string[] {
   return removed;
 }
 
-function writeTree(dir: string, files: Record<string, string>): void {
+/** Files of a read-only world are made read-only; a writable world's repository stays writable. */
+function writeTree(dir: string, files: Readonly<Record<string, string>>, writable = false): void {
   mkdirSync(dir, { recursive: true });
   for (const [path, text] of Object.entries(files)) {
     const abs = join(dir, ...normalizeWorldPath(path).split('/'));
     mkdirSync(dirname(abs), { recursive: true });
     writeFileSync(abs, text);
-    chmodSync(abs, 0o444);
+    chmodSync(abs, writable ? 0o644 : 0o444);
   }
 }
 
@@ -177,6 +245,14 @@ export function ident(name: string): string {
  * naming the field; `validate` and case loading call it too.
  */
 export function checkWorld(world: World, where: string): void {
+  if (world.writable !== undefined && typeof world.writable !== 'boolean')
+    throw new WorldError(where, 'world.writable', 'must be true or false');
+  if (world.tests?.run && !world.writable)
+    throw new WorldError(
+      where,
+      'world.tests.run',
+      'runs only in a writable world (set world.writable: true)',
+    );
   for (const kind of ['files', 'docs'] as const) checkPaths(Object.keys(world[kind] ?? {}), kind, where);
   for (const [name, t] of Object.entries(world.tables ?? {})) checkTable(name, t, where);
   if (world.tests) checkTests(world.tests, where);
@@ -233,4 +309,22 @@ function checkTests(tests: WorldTests, where: string): void {
   if (typeof tests.command !== 'string' || !tests.command)
     throw new WorldError(where, 'world.tests.command', 'must be a non-empty string');
   for (const [scope, o] of Object.entries(tests.scopes ?? {})) check(o, `world.tests.scopes.${scope}`);
+  if (tests.run !== undefined) checkRun(tests.run, where);
+}
+
+function checkRun(run: WorldTestRun, where: string): void {
+  const argv = run?.argv as unknown;
+  if (!Array.isArray(argv) || argv.length === 0 || argv.some((a) => typeof a !== 'string' || !a))
+    throw new WorldError(where, 'world.tests.run.argv', 'must be a non-empty array of non-empty strings');
+  if (
+    run.timeoutMs !== undefined &&
+    !(Number.isInteger(run.timeoutMs) && run.timeoutMs > 0 && run.timeoutMs <= 600_000)
+  )
+    throw new WorldError(where, 'world.tests.run.timeoutMs', 'must be an integer from 1 to 600000');
+  for (const path of Object.keys(run.files ?? {}))
+    try {
+      normalizeWorldPath(path);
+    } catch (err) {
+      throw new WorldError(where, `world.tests.run.files["${path}"]`, (err as ToolCallError).message);
+    }
 }

@@ -145,7 +145,8 @@ async function runReceiver(
   const requestTokensIn = handoffTokens(h) + messageTokens(messages[messages.length - 1]!);
   const toolCalls: ToolCall[] = [];
   let res = await call('receiver', first);
-  for (let round = 0; round < MAX_TOOL_ROUNDS && res.toolCalls.length > 0 && h.runTool; round++) {
+  const rounds = h.toolRounds ?? MAX_TOOL_ROUNDS;
+  for (let round = 0; round < rounds && res.toolCalls.length > 0 && h.runTool; round++) {
     toolCalls.push(...res.toolCalls);
     messages.push({ role: 'assistant', text: res.text || undefined, toolCalls: res.toolCalls });
     messages.push({

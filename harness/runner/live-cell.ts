@@ -18,6 +18,8 @@ import { diskAccess } from '../live/access.ts';
 import { createWorldTools, type WorldTools } from '../live/tools.ts';
 import { runSourceLoop, type SourceLoopResult } from '../live/loop.ts';
 import { runOwnSourceLoop } from '../live/own-source-loop.ts';
+import { liveSimHints } from '../live/edit-hints.ts';
+import { withKept, withWorldTools } from '../live/cell-world.ts';
 
 /**
  * A live cell's part before the strategy runs (docs/live.md): the case's world materialised for this
@@ -49,12 +51,17 @@ export async function prepareLive(
   if (!cell.live) return undefined;
   const c = cell.case;
   const where = `${c.file ?? c.suite} (case ${c.id})`;
-  const world = materializeWorld(c.world ?? {}, where);
+  const world = materializeWorld(c.world ?? {}, where, { keep: cell.live.keepWorlds === true });
+  const kept = world.kept ? { world_dir: world.root } : {};
   const access = diskAccess(world);
   const live = cell.live;
   try {
     const tools = createWorldTools(access);
-    if (c.direction === 'spawn') return spawnCell(c, tools, cell.live.budget, () => access.close());
+    if (c.direction === 'spawn')
+      return withKept(
+        spawnCell(c, tools, cell.live.budget, () => access.close()),
+        kept,
+      );
     const notice = getStrategy(cell.armSpec.strategy, strategies).sourceNotice?.(cell.params);
     const loops: SourceLoopResult[] = [];
     for (const recorded of c.sources ?? [c.source])
@@ -78,7 +85,7 @@ export async function prepareLive(
               ...(live.prompts ? { prompts: live.prompts } : {}),
               notice,
               call: (r) => call('source', r),
-              sim: simHintsOf(c),
+              sim: liveSimHints(c, recorded, simHintsOf(c)),
             }),
       );
     const transcripts = loops.map((l) => l.transcript);
@@ -93,6 +100,7 @@ export async function prepareLive(
         source_assertions: made.assertions.length,
         source_assertions_labelled: c.assertions.length,
         ...receiverFields(c, calls),
+        ...kept,
       }),
       artifacts: { live: loops.map(loopArtifact) },
       close: () => access.close(),
@@ -106,7 +114,7 @@ export async function prepareLive(
 function spawnCell(c: Case, tools: WorldTools, budget: number, close: () => void): LiveCell {
   return {
     case: c,
-    receiverHandoff: (h) => withWorldTools(h, tools),
+    receiverHandoff: (h) => withWorldTools(h, tools, budget),
     fields: (calls) => ({
       ...loopFields([], budget),
       source_assertions: c.assertions.length,
@@ -115,15 +123,6 @@ function spawnCell(c: Case, tools: WorldTools, budget: number, close: () => void
     }),
     artifacts: {},
     close,
-  };
-}
-
-/** A spawned child's handoff with the world's tools next to its own (a world tool's name wins). */
-function withWorldTools(h: Handoff, world: WorldTools): Handoff {
-  return {
-    ...h,
-    tools: [...h.tools.filter((t) => !world.has(t.name)), ...world.specs],
-    runTool: (call) => (world.has(call.name) || !h.runTool ? world.run(call).content : h.runTool(call)),
   };
 }
 

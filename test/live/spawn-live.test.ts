@@ -30,6 +30,17 @@ describe('spawn-context, live', () => {
       expect(r.source_tool_calls).toBe(0);
       expect(r.receiver_tool_calls).toBeGreaterThanOrEqual(r.orchestration_tool_calls ?? 0);
     }
+    // Issue 29 item 6: the child works on its own task with the world's tools, in every arm alike —
+    // its own calls are counted apart from the orchestration request's, so an isolated child's calls
+    // are its own work, never 0 by construction.
+    const own = (arm: string) =>
+      by(arm).reduce((n, r) => n + r.receiver_tool_calls! - (r.orchestration_tool_calls ?? 0), 0);
+    for (const arm of ['spawn-isolated', 'spawn-all', 'spawn-recent', 'spawn-summary'])
+      expect(own(arm), arm).toBeGreaterThan(0);
+    expect(own('spawn-isolated')).toBe(own('spawn-all'));
+    expect(rows.filter((r) => r.receiver_tool_calls !== r.orchestration_tool_calls).length).toBeGreaterThan(
+      0,
+    );
   });
 
   it('a call carries out a pattern when the name matches and each listed field has that value (null = absent)', () => {

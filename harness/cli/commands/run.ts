@@ -36,6 +36,7 @@ interface RunArgs {
   mode?: string;
   sourceToolBudget?: number;
   source?: string;
+  keepWorlds: boolean;
   batch: boolean;
   detach: boolean;
 }
@@ -65,6 +66,7 @@ export const runCommand: Command<RunArgs> = {
       mode: args.mode,
       sourceToolBudget: args.sourceToolBudget,
       source: args.source,
+      keepWorlds: args.keepWorlds,
       batch: args.batch,
     });
     if (config.batch) checkBatchable(config);
@@ -211,6 +213,11 @@ function resumeAndModeOptions(y: Argv): Argv {
     .option('source', {
       type: 'string',
       describe: "live mode: run the config's `sources.<name>` (your own agent) as the source (docs/live.md)",
+    })
+    .option('keep-worlds', {
+      type: 'boolean',
+      default: false,
+      describe: "live mode: leave each cell's world copy on disk (its path in the row's world_dir)",
     })
     .option('batch', {
       type: 'boolean',

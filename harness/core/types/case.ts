@@ -108,8 +108,31 @@ export interface World {
   >;
   /** Documents outside the repository, by name (read_doc). */
   readonly docs?: Readonly<Record<string, string>>;
-  /** Coding worlds: the recorded outcome run_tests() returns (the world is read-only, so nothing runs). */
+  /**
+   * Coding worlds: the recorded outcome run_tests() returns in a read-only world; in a writable one,
+   * `tests.run` is the command run_tests runs in the cell's copy (the recorded outcome is the copy's
+   * state before any edit).
+   */
   readonly tests?: WorldTests;
+  /**
+   * Each cell gets its own writable copy (copy-on-write where the file system allows): the agent gets
+   * write_file, edit_file and list_files, and run_tests runs `tests.run` (docs/live.md).
+   */
+  readonly writable?: boolean;
+}
+
+/**
+ * A writable world's test command (docs/live.md): run with the cell's copy of the repository as its
+ * working directory, without a shell, with a scrubbed environment and a time limit. No model text is
+ * ever part of it; a declared scope's name is appended as the last argument.
+ */
+export interface WorldTestRun {
+  /** The program and its arguments; `{node}` is this Node binary, `{runner}` the directory `files` are written to. */
+  readonly argv: readonly string[];
+  /** Killed after this long. @default 30000 */
+  readonly timeoutMs?: number;
+  /** The runner's own files (written outside the repository: the tools never read them), path → text. */
+  readonly files?: Readonly<Record<string, string>>;
 }
 
 /** A recorded test run of a world: its output and exit code. */
@@ -125,6 +148,8 @@ export interface WorldTests extends WorldTestOutcome {
   readonly command: string;
   /** Outcomes of narrower runs, by scope (a package, a test file); run_tests() without a scope is the full suite. */
   readonly scopes?: Readonly<Record<string, WorldTestOutcome>>;
+  /** A writable world's test command; absent = run_tests returns the recorded outcome. */
+  readonly run?: WorldTestRun;
 }
 
 /**

@@ -71,6 +71,11 @@ export interface Handoff {
   readonly tools: readonly ToolSpec[];
   /** Serves the receiver's calls to `tools` (deterministic, no model). */
   readonly runTool?: (call: ToolCall) => string;
+  /**
+   * Tool rounds the receiver may take before its answer. @default 4. A spawned child given the world's
+   * tools in live mode gets its tool budget + 2, as the source loop does (docs/live.md).
+   */
+  readonly toolRounds?: number;
   /** Artifacts made on the way (summary text, contract object, brick text). */
   readonly artifacts: Readonly<Record<string, unknown>>;
   readonly stats: HandoffStats;

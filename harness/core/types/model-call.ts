@@ -27,6 +27,18 @@ export interface SimHints {
   reference: Reference;
   /** The criteria a judge call scores. */
   criteria?: readonly string[];
+  /**
+   * Live, writable worlds: the file changes the recorded session made in answer to its brief. They stand
+   * in for the reasoning a model would do: the acting sim makes one only once its own calls showed it
+   * the file (docs/live.md).
+   */
+  edits?: readonly SimEdit[];
+}
+
+/** A recorded file change (edit_file / write_file) the acting sim may make in a writable world. */
+export interface SimEdit {
+  name: 'edit_file' | 'write_file';
+  input: Readonly<Record<string, unknown>>;
 }
 
 /** What a strategy or judge asks for; the harness adds the model. */

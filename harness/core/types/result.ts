@@ -180,6 +180,8 @@ export interface ResultRow {
   receiver_tool_calls?: number;
   receiver_span_fetches?: number;
   orchestration_tool_calls?: number | null;
+  /** `--keep-worlds`: the directory this live cell's world copy was left in. */
+  world_dir?: string;
   /** score_<criterion> (1–5 or null). */
   scores: Record<string, number | null>;
   /** survival rate by kind at each stage: {payload: {hedged: 0.5}, answer: {...}} (null when the case has none of that kind). */
@@ -222,6 +224,8 @@ export interface LiveFields {
   receiver_span_fetches: number;
   /** spawn: receiver calls that carry out the parent's orchestration request; null for other directions. */
   orchestration_tool_calls: number | null;
+  /** `--keep-worlds`: where this cell's world copy was left (absent when it was removed). */
+  world_dir?: string;
 }
 
 /**

@@ -99,5 +99,7 @@ export function locatorOf(call: ToolCall): string {
   if (call.name === 'query') return `query: ${String(i.sql)}`;
   if (call.name === 'read_doc') return `document ${String(i.name)}`;
   if (call.name === 'run_tests') return `tests${i.scope ? ` (${String(i.scope)})` : ''}`;
+  if (call.name === 'list_files') return `the file list${i.path ? ` of ${String(i.path)}` : ''}`;
+  if (call.name === 'write_file' || call.name === 'edit_file') return `${call.name} ${String(i.path)}`;
   return call.name;
 }

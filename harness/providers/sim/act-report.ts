@@ -1,6 +1,7 @@
 import type { Assertion, ModelRequest } from '../../core/index.ts';
 import { locatorOf, readLines, searchLines, type ActContext } from './act-context.ts';
 import type { Lead } from './act-leads.ts';
+import { workLines } from './act-code.ts';
 import { sayAsFact, sayClaim, type SimVoice } from './wordings.ts';
 import { claimContentIn } from '../../core/text/reading.ts';
 
@@ -36,6 +37,8 @@ export function simActReport(
   const lines = ['Findings:', ''];
   lines.push(...(confident.length ? confident.map(line) : ['- Nothing I can state with a source yet.']));
   if (caveats.length) lines.push('', 'Caveats:', '', ...caveats.map(line));
+  const work = workLines(ctx);
+  if (work.length) lines.push('', ...work);
   lines.push('');
   if (o.exhausted)
     lines.push(
@@ -77,6 +80,11 @@ function seenPlaces(ctx: ActContext): Seen {
       for (const l of readLines(st.result)) saw(String(input.path), l.line);
     }
     if (st.call.name === 'read_doc') s.paths.add(String(input.name));
+    // A file it wrote whole (a writable world): it knows every line it wrote.
+    if (st.call.name === 'write_file')
+      String(input.content ?? '')
+        .split('\n')
+        .forEach((_, i) => saw(String(input.path), i + 1));
     if (st.call.name === 'query') {
       const table = /\bfrom\s+"?(\w+)/i.exec(String(input.sql))?.[1] ?? '';
       for (const c of (st.result.split('\n')[0] ?? '')

@@ -1,6 +1,7 @@
 import type { ModelRequest, ToolCall } from '../../core/index.ts';
 import { readActContext, type ActContext } from './act-context.ts';
 import { leadKey, leadsOf, type Lead } from './act-leads.ts';
+import { codeLeads, nextChange } from './act-code.ts';
 import { groundedClaims, simActReport, unreachablePlaces } from './act-report.ts';
 import { readClaim } from '../../core/text/reading.ts';
 import { indexText } from '../../core/text/cues.ts';
@@ -39,6 +40,9 @@ export function simAct(
     const notes = newNotes(grounded, ctx, rates, d).map((a) => `Noting as I go: ${say(a, req.seed, voice)}`);
     const next = nextCalls(plan.pending, rates);
     if (next.length) return acting(ctx, next, [next.map((l) => l.why).join(' '), ...notes].join('\n'));
+    // A writable world: the change its reading supports, then the tests (act-code.ts).
+    const change = nextChange(ctx, req.sim?.edits);
+    if (change) return acting(ctx, [change], [change.why, ...notes].join('\n'));
     const extra = ctx.coverageNotice && d('extra-look') < rates.extraLookWithCoverage;
     const look = extra ? extraLook(ctx, plan.skipped) : undefined;
     if (look) return acting(ctx, [look], [`${EXTRA_LOOK} ${look.why}`, ...notes].join('\n'));
@@ -92,7 +96,7 @@ interface Plan {
 export function planOf(ctx: ActContext, rates: SimLiveRates, d: (...k: string[]) => number): Plan {
   const done = new Set(ctx.history.map((s) => leadKey(s.call)));
   const firstOf = new Map<string, Lead>();
-  for (const l of leadsOf(ctx)) if (!firstOf.has(l.key)) firstOf.set(l.key, l);
+  for (const l of [...leadsOf(ctx), ...codeLeads(ctx)]) if (!firstOf.has(l.key)) firstOf.set(l.key, l);
   const open = [...firstOf.values()].filter((l) => !done.has(l.key));
   const follow = (l: Lead) => l.tier === 1 || d('follow', l.key) < rates.followRevealedLead;
   return {

@@ -3,6 +3,7 @@ import { lineWithAll } from '../../core/text/cues.ts';
 import { readContext } from './context.ts';
 import type { SimRates } from './rates.ts';
 import { draw } from './rng.ts';
+import { simChildResearch } from './child-research.ts';
 
 /**
  * The sim receiver's tool use, before it answers (docs/live.md). Two behaviours, each at most once
@@ -14,6 +15,8 @@ import { draw } from './rng.ts';
  *   the case's `reference.orchestration.calls`), and seeing that request as a live instruction (or
  *   only as reported background), it makes that call with the same probabilities it acts on the
  *   request in its answer (`actOnLiveOrchestration` / `actOnReportedOrchestration`, drawn apart).
+ * - offered the world's tools (a spawned child in live mode), it first works on its own task with the
+ *   research child's policy (child-research.ts), until no lead is left or its budget is spent.
  * Otherwise undefined: the caller answers in text.
  */
 export function simReceiverTools(
@@ -41,6 +44,9 @@ export function simReceiverTools(
         ],
       };
   }
+  // A spawned child offered the world's tools works on its own task first (child-research.ts).
+  const research = simChildResearch(req, rates.live);
+  if (research) return research;
   const o = req.sim?.reference.orchestration;
   const carry = o?.calls?.find((c) => offered.has(c.name) && !made.has(c.name));
   if (o && carry) {
