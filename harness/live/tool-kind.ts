@@ -1,6 +1,23 @@
 import type { ToolSpec } from '../core/index.ts';
 import type { WorldAccess } from './access.ts';
-import type { ToolLimits, ToolOutcome } from './tools.ts';
+
+/** The live tools' limits (defaults in tools.ts: defaultToolLimits). */
+export interface ToolLimits {
+  /** A result longer than this is an error result asking for a narrower call. @default 40000 */
+  maxResultChars: number;
+  /** Row cap of query. @default 200 */
+  maxRows: number;
+  /** A live query still running after this is stopped and answered with an error. @default 2000 */
+  queryTimeoutMs: number;
+  /** A search still running after this is stopped and answered with an error. @default 2000 */
+  searchTimeoutMs: number;
+}
+
+/** A tool's result: its text, and whether it is an error result. */
+export interface ToolOutcome {
+  content: string;
+  isError: boolean;
+}
 
 /** One tool: its schema, whether a world offers it, and what a call does. */
 export interface Tool {

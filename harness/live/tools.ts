@@ -6,7 +6,9 @@ import { grep, numbered, renderGrep } from './render.ts';
 import { runQuery } from './query.ts';
 import { searchPattern } from './pattern.ts';
 import { writeTools } from './write-tools.ts';
-import { objectSchema, type Tool } from './tool-kind.ts';
+import { objectSchema, type Tool, type ToolLimits, type ToolOutcome } from './tool-kind.ts';
+
+export type { ToolLimits, ToolOutcome };
 
 /**
  * The live tools over a world (docs/live.md): search_code, read_file, query, read_doc, run_tests —
@@ -14,29 +16,14 @@ import { objectSchema, type Tool } from './tool-kind.ts';
  * write_file and edit_file (write-tools.ts). All confined to the world (its cell's copy). A bad
  * call (unknown tool, arguments failing the JSON Schema, a path outside the world, a non-SELECT query,
  * a result over the size limit) is never thrown: it comes back as an error result the model sees.
+ * These are the tools' default limits.
  */
-export interface ToolLimits {
-  /** A result longer than this is an error result asking for a narrower call. @default 40000 */
-  maxResultChars: number;
-  /** Row cap of query. @default 200 */
-  maxRows: number;
-  /** A live query still running after this is stopped and answered with an error. @default 2000 */
-  queryTimeoutMs: number;
-  /** A search still running after this is stopped and answered with an error. @default 2000 */
-  searchTimeoutMs: number;
-}
-
 export const defaultToolLimits: ToolLimits = {
   maxResultChars: 40_000,
   maxRows: 200,
   queryTimeoutMs: 2_000,
   searchTimeoutMs: 2_000,
 };
-
-export interface ToolOutcome {
-  content: string;
-  isError: boolean;
-}
 
 export interface WorldTools {
   specs: ToolSpec[];
