@@ -10,7 +10,8 @@ import type {
   Transcript,
 } from '../core/index.ts';
 import type { PlannedCell } from './plan.ts';
-import { madeCase, readSourceClaims, type SourceReading } from '../../judges/source-claims.ts';
+import { madeCase, type SourceReading } from '../../judges/source-claims.ts';
+import { readEachSource } from '../../judges/source-claims-each.ts';
 import { getStrategy } from '../../strategies/index.ts';
 import { simHintsOf } from '../../strategies/compose.ts';
 import { materializeWorld } from '../live/world.ts';
@@ -82,7 +83,8 @@ export async function prepareLive(
             }),
       );
     const transcripts = loops.map((l) => l.transcript);
-    const reading = await readSourceClaims((r) => call('judge', r), c, transcripts);
+    // Each source read on its own: a child is credited only with what its own transcript makes.
+    const { reading, credited } = await readEachSource((r) => call('judge', r), c, transcripts);
     const made = madeCase(liveCase(c, transcripts), reading.claims);
     return {
       case: made,
@@ -94,7 +96,7 @@ export async function prepareLive(
         source_assertions_labelled: c.assertions.length,
         ...receiverFields(c, calls),
       }),
-      artifacts: { live: loops.map(loopArtifact) },
+      artifacts: { live: loops.map((l, i) => loopArtifact(l, credited[i] ?? [])) },
       close: () => access.close(),
     };
   } catch (err) {
@@ -168,7 +170,8 @@ export function callMatches(
   );
 }
 
-function loopArtifact(l: SourceLoopResult) {
+/** One source's record in the row: its calls, and the labelled claims it was credited with (`assertions`). */
+function loopArtifact(l: SourceLoopResult, assertions: string[]) {
   const calls = l.transcript.messages.flatMap((m) => m.toolCalls ?? []);
   const results = new Map(
     l.transcript.messages.flatMap((m) => m.toolResults ?? []).map((r) => [r.callId, r]),
@@ -182,6 +185,7 @@ function loopArtifact(l: SourceLoopResult) {
     toolCalls: l.toolCalls,
     budgetExhausted: l.budgetExhausted,
     stopReason: l.stopReason,
+    assertions,
     calls: calls.map((x) => ({
       id: x.id,
       name: x.name,
