@@ -18,4 +18,5 @@ export interface ConfigFlags {
   mode?: string;
   sourceToolBudget?: number;
   source?: string;
+  liveInline?: string;
 }

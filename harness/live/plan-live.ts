@@ -13,6 +13,8 @@ export interface LiveSettings {
   prompts?: LivePrompts;
   /** Where an own source's sessions are cached (the response cache's directory), or null when it is off. */
   sourceCache?: string | null;
+  /** `--live-inline prefix`, an inline arm: its research turns carry the parent's window (not with `--source`). */
+  inlinePrefix?: true;
 }
 
 /**
@@ -33,8 +35,10 @@ export function liveSettingsOf(suite: Suite, arm: Arm, config: ResolvedConfig): 
       `sources.${config.source}`,
       `the run's live source "${config.source}" is not defined in this config`,
     );
+  const inlinePrefix = config.liveInline === 'prefix' && arm.strategy === 'inline' && !source;
   return {
     budget,
+    ...(inlinePrefix ? { inlinePrefix: true as const } : {}),
     ...(prompts ? { prompts } : {}),
     ...(source ? { source, sourceCache: config.cache.enabled ? config.cache.dir : null } : {}),
   };

@@ -19,6 +19,7 @@ import { diskAccess } from '../live/access.ts';
 import { createWorldTools, type WorldTools } from '../live/tools.ts';
 import { runSourceLoop, type SourceLoopResult } from '../live/loop.ts';
 import { runOwnSourceLoop } from '../live/own-source-loop.ts';
+import { parentPrefix } from '../live/inline-prefix.ts';
 
 /**
  * A live cell's part before the strategy runs (docs/live.md): the case's world materialised for this
@@ -80,6 +81,7 @@ export async function prepareLive(
               notice,
               call: (r) => call('source', r),
               sim: simHintsOf(c),
+              ...(live.inlinePrefix ? { prefix: parentPrefix(c) } : {}),
             }),
       );
     const transcripts = loops.map((l) => l.transcript);
@@ -96,7 +98,10 @@ export async function prepareLive(
         source_assertions_labelled: c.assertions.length,
         ...receiverFields(c, calls),
       }),
-      artifacts: { live: loops.map((l, i) => loopArtifact(l, credited[i] ?? [])) },
+      artifacts: {
+        live: loops.map((l, i) => loopArtifact(l, credited[i] ?? [])),
+        ...(live.inlinePrefix ? { liveInline: 'prefix' } : {}),
+      },
       close: () => access.close(),
     };
   } catch (err) {

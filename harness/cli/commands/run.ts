@@ -36,6 +36,7 @@ interface RunArgs {
   mode?: string;
   sourceToolBudget?: number;
   source?: string;
+  liveInline?: string;
   batch: boolean;
   detach: boolean;
 }
@@ -65,6 +66,7 @@ export const runCommand: Command<RunArgs> = {
       mode: args.mode,
       sourceToolBudget: args.sourceToolBudget,
       source: args.source,
+      liveInline: args.liveInline,
       batch: args.batch,
     });
     if (config.batch) checkBatchable(config);
@@ -211,6 +213,11 @@ function resumeAndModeOptions(y: Argv): Argv {
     .option('source', {
       type: 'string',
       describe: "live mode: run the config's `sources.<name>` (your own agent) as the source (docs/live.md)",
+    })
+    .option('live-inline', {
+      type: 'string',
+      describe:
+        "live mode: replay (default) | prefix — inline's research turns run inside the parent's window, paying its prefill (docs/live.md)",
     })
     .option('batch', {
       type: 'boolean',

@@ -27,6 +27,11 @@ export interface SimHints {
   reference: Reference;
   /** The criteria a judge call scores. */
   criteria?: readonly string[];
+  /**
+   * act: the request's first messages that are the parent's window, not the sim's own session
+   * (`--live-inline prefix`); the acting sim reads its brief and its steps after them.
+   */
+  prefixMessages?: number;
 }
 
 /** What a strategy or judge asks for; the harness adds the model. */
