@@ -24,6 +24,7 @@ const visibility: readonly MadeLocation[] = [
 ];
 const rank = (l: MadeLocation) => visibility.indexOf(l);
 
+/** Reads each source apart (one source: exactly readSourceClaims); the case's reading is their union. */
 export async function readEachSource(
   call: ClassifyCall,
   c: Pick<Case, 'id' | 'assertions' | 'reference'>,

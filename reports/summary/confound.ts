@@ -38,6 +38,7 @@ const sourceCell = (r: ResultRow) =>
   r.source_mode === 'live' &&
   (r.orchestration_tool_calls === null || r.orchestration_tool_calls === undefined);
 
+/** The arm's source work vs the baseline arm's (the rule above); null without a live source pair. */
 export function sourceConfound(
   arm: readonly ResultRow[],
   baseline: readonly ResultRow[],
