@@ -108,7 +108,8 @@ function liveTable(suite: SuiteSummary, full: boolean): string[] {
 /** How the live inline arm ran (docs/live.md#inline-inside-the-parents-window): Δ vs inline depends on it. */
 function liveInlineLine(suite: SuiteSummary): string[] {
   const inline = liveArms(suite).find((a) => a.strategy === 'inline' && a.live!.sourceCells > 0);
-  if (!inline) return [];
+  // An own agent (--source) gets its brief, never the parent's window: the mode does not apply.
+  if (!inline || inline.live!.ownSource) return [];
   return [
     inline.live!.inlinePrefix
       ? `Live inline (${armLabel(inline)}): its research ran inside the parent's window (\`--live-inline prefix\`), so its latency and tokens include the parent's prefill on every research turn.`

@@ -59,6 +59,7 @@ export function liveSummary(
       labelled: src.reduce((n, r) => n + (r.source_assertions_labelled ?? 0), 0),
     },
     ...(src.some(inParentWindow) ? { inlinePrefix: true } : {}),
+    ...(src.length && src.every(ownSource) ? { ownSource: true } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, runCliAsync } from '../support/cli.ts';
 import { rowsOf, tempDir } from '../support/mock-run.ts';
@@ -19,7 +19,10 @@ describe('examples/own-agent as shipped', () => {
       { cwd: join(repoRoot, 'examples/own-agent') },
     );
     expect(r.code, r.stderr).toBe(0);
-    const rows = rowsOf(join(out, readdirSync(out)[0]!));
+    const runDir = join(out, readdirSync(out)[0]!);
+    const rows = rowsOf(runDir);
+    // The inline mode line is not printed: an own agent never runs inside the parent's window.
+    expect(readFileSync(join(runDir, 'report.md'), 'utf8')).not.toMatch(/Live inline/);
     expect(rows.map((x) => x.arm).sort()).toEqual(
       ['final-message', 'full-transcript', 'inline', 'structured-contract', 'summary'].sort(),
     );

@@ -60,6 +60,7 @@ describe('confounds declared', () => {
     const md = renderMarkdown(summarize(on));
     expect(md).toMatch(/\*\*(better|worse|within noise|not enough data)\*\* — ⚠ the source did more work/);
     expect(md).toContain('**Confounds declared**');
+    expect(md).toMatch(/Live inline \(inline \(baseline\)\): its research ran like every arm's/);
 
     const off = await contractVsInline(0);
     const armOff = contractOf(off);
