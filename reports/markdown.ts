@@ -101,6 +101,20 @@ function liveTable(suite: SuiteSummary, full: boolean): string[] {
     align(`l${'r'.repeat(headers.length - 1)}`),
     ...liveRows(suite, full, armLabel).map(row),
     '',
+    ...liveInlineLine(suite),
+  ];
+}
+
+/** How the live inline arm ran (docs/live.md#inline-inside-the-parents-window): Δ vs inline depends on it. */
+function liveInlineLine(suite: SuiteSummary): string[] {
+  const inline = liveArms(suite).find((a) => a.strategy === 'inline' && a.live!.sourceCells > 0);
+  // An own agent (--source) gets its brief, never the parent's window: the mode does not apply.
+  if (!inline || inline.live!.ownSource) return [];
+  return [
+    inline.live!.inlinePrefix
+      ? `Live inline (${armLabel(inline)}): its research ran inside the parent's window (\`--live-inline prefix\`), so its latency and tokens include the parent's prefill on every research turn.`
+      : `Live inline (${armLabel(inline)}): its research ran like every arm's and is replayed as the parent's history; it did not pay the parent's prefill per research turn (\`--live-inline prefix\` to include it).`,
+    '',
   ];
 }
 
@@ -159,13 +173,28 @@ function comparisonTable(suite: SuiteSummary): string[] {
           f.diffCi(v),
           f.testName(v),
           f.pValue(v.pHolm),
-          `**${v.verdict}**`,
+          `**${v.verdict}**${v.confound ? ` — ⚠ ${mdCell(v.confound.short)}` : ''}`,
           f.mde(v),
         ]),
       );
     }
   }
-  return [...lines, '', f.intervalNote, ''];
+  return [...lines, '', ...confoundLines(suite), f.intervalNote, ''];
+}
+
+/** Live: the arms whose source did different work than the baseline's (docs/live.md#confounds). */
+function confoundLines(suite: SuiteSummary): string[] {
+  const lines = suite.arms
+    .filter((a) => a.live?.sourceVsBaseline?.declared)
+    .map((a) => `- ⚠ ${armLabel(a)}: ${mdCell(a.live!.sourceVsBaseline!.statement)}.`);
+  return lines.length
+    ? [
+        '**Confounds declared** (the arm changed the live source\u2019s own work; docs/live.md#confounds):',
+        '',
+        ...lines,
+        '',
+      ]
+    : [];
 }
 
 /** A person's labels against the classifier, Cohen's κ per stage (reports/hand-labels.ts). */

@@ -17,6 +17,7 @@ import {
 } from './summary/scores.ts';
 import { EXACT_MAX_CASES, MONTE_CARLO_DRAWS } from './stats/sign-flip.ts';
 import type { PairedTestRule } from './stats/paired.ts';
+import { sourceConfound, type SourceConfound } from './summary/confound.ts';
 import { judgeReliability } from './summary/reliability.ts';
 import { liveSimNote, liveSummary } from './summary/live.ts';
 
@@ -148,6 +149,9 @@ function armSummary(
 ): ArmSummary {
   const { baselineArm, base, primary, inline } = ctx;
   const first = p.g[0]!;
+  // Live: whether this arm changed the source's own work vs the baseline arm (a declared confound).
+  const confound = base && base !== p ? sourceConfound(p.ok, base.ok, baselineArm) : null;
+  const live = liveSummary(p.ok, inline ? { arm: inline.arm, rows: inline.ok } : null);
   const errorCodes: Record<string, number> = {};
   for (const r of p.g)
     if (r.status === 'error')
@@ -162,7 +166,7 @@ function armSummary(
     errors: p.g.length - p.ok.length,
     errorCodes,
     ...withBaseline(p.tokens, p.latency, base && base !== p ? base : null),
-    scores: p.scores,
+    scores: confound?.declared ? withConfound(p.scores, confound) : p.scores,
     pass: passRate(p.ok, primary),
     survival: survivalSummary(p.ok),
     survivalByLocation: locationSurvivalSummary(p.ok),
@@ -170,9 +174,21 @@ function armSummary(
     checks: checkSummary(p.ok),
     cost: costSummary(p.g),
     calls: callSummary(p.g),
-    ...optional('live', liveSummary(p.ok, inline ? { arm: inline.arm, rows: inline.ok } : null)),
+    ...optional('live', live && confound ? { ...live, sourceVsBaseline: confound } : live),
     ...optional('truncated', truncatedSummary(p.g)),
   };
+}
+
+/** Every comparison of an arm whose source did different work carries the declaration beside it. */
+function withConfound(scores: ArmSummary['scores'], x: SourceConfound): ArmSummary['scores'] {
+  return Object.fromEntries(
+    Object.entries(scores).map(([c, s]) => [
+      c,
+      s.vsBaseline
+        ? { ...s, vsBaseline: { ...s.vsBaseline, confound: { short: x.short, statement: x.statement } } }
+        : s,
+    ]),
+  );
 }
 
 /** Cells whose answer was cut at max_tokens, by role (issue 28 item 10); undefined when none. */

@@ -19,4 +19,5 @@ export interface ConfigFlags {
   sourceToolBudget?: number;
   source?: string;
   keepWorlds?: boolean;
+  liveInline?: string;
 }

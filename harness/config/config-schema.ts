@@ -88,6 +88,7 @@ export const configSchema: Schema = {
     budgetTokens: posInt,
     mode: { enum: ['recorded', 'live'] },
     sourceToolBudget: posInt,
+    liveInline: { enum: ['replay', 'prefix'] },
     cache: { anyOf: [{ type: 'boolean' }, object({ dir: text })] },
     outDir: text,
     casesDir: text,

@@ -6,7 +6,14 @@ import { ConfigError } from '../core/errors.ts';
 import { packageRoot } from '../version.ts';
 import { checkGateSuiteIds, resolveGateThresholds } from './gate-thresholds.ts';
 import { checkNumberFlag, type NumberRule } from './numeric-flags.ts';
-import type { ModelSpec, ProviderName, ResolvedConfig, SourceMode, UserConfig } from './types.ts';
+import type {
+  LiveInlineMode,
+  ModelSpec,
+  ProviderName,
+  ResolvedConfig,
+  SourceMode,
+  UserConfig,
+} from './types.ts';
 import type { ConfigFlags } from './config-flags.ts';
 import { builtinProviderNames } from './types.ts';
 import { resolveSuites } from './suites.ts';
@@ -118,6 +125,7 @@ const knownFields = new Set([
   'budgetTokens',
   'mode',
   'sourceToolBudget',
+  'liveInline',
   'livePrompts',
   'cache',
   'outDir',
@@ -224,7 +232,7 @@ function resolveLive(
   user: UserConfig,
   flags: ConfigFlags,
   check: Checker,
-): Pick<ResolvedConfig, 'mode' | 'modeForced' | 'sourceToolBudget'> {
+): Pick<ResolvedConfig, 'mode' | 'modeForced' | 'sourceToolBudget' | 'liveInline'> {
   const mode = (v: unknown, field: string): SourceMode | undefined => {
     if (v === undefined) return undefined;
     if (v !== 'recorded' && v !== 'live') check.fail(field, "must be 'recorded' or 'live'", v);
@@ -240,10 +248,17 @@ function resolveLive(
     mode(s.mode, `suites[${i}].mode`);
     check.positiveInt(s.sourceToolBudget, `suites[${i}].sourceToolBudget`);
   });
+  const inline = (v: unknown, field: string): LiveInlineMode | undefined => {
+    if (v === undefined) return undefined;
+    if (v !== 'replay' && v !== 'prefix') check.fail(field, "must be 'replay' or 'prefix'", v);
+    return v;
+  };
   return {
     mode: flagMode ?? mode(user.mode, 'mode') ?? defaults.mode,
     modeForced: flagMode !== undefined,
     sourceToolBudget: budget,
+    liveInline:
+      inline(flags.liveInline, '--live-inline') ?? inline(user.liveInline, 'liveInline') ?? 'replay',
   };
 }
 

@@ -3,6 +3,9 @@ import type { ResolvedSource, SourceSpec } from './sources.ts';
 import type { Arm, Check, Criterion, Direction, Provider, Reporter, Strategy } from '../core/index.ts';
 import type { SimOptions } from '../providers/sim/index.ts';
 
+/** Live mode: inline's research replayed as every arm's (`replay`) or run inside the parent's window (`prefix`). */
+export type LiveInlineMode = 'replay' | 'prefix';
+
 /**
  * Makes a provider from the resolved config (its settings are `config.providers[name]`): the built-in
  * ones (sim, anthropic, openai) and a user's own (`providers: { gateway: { create } }`) alike.
@@ -212,6 +215,13 @@ export interface UserConfig {
    */
   sourceToolBudget?: number;
   /**
+   * Live mode, the inline arm: `'replay'` runs its research like every arm's (the research then
+   * replayed as the parent's own history); `'prefix'` runs its research turns inside the parent's
+   * window — each request carries the parent's history before the brief, so its tokens and latency
+   * include that prefill (docs/live.md#inline-inside-the-parents-window). @default 'replay'
+   */
+  liveInline?: LiveInlineMode;
+  /**
    * Live mode: the source loop's system prompt (`system`, `{budget}` replaced) and its "end with what
    * you could not determine" reminder (`reminder`: a sentence, or false for none), for every suite;
    * a suite selection's `livePrompts` (and its `arms.<name>`) wins. @default the built-in prompt
@@ -290,6 +300,8 @@ export interface ResolvedConfig {
   /** True when --mode set it: it then wins over every suite's and arm's own mode. */
   modeForced: boolean;
   sourceToolBudget: number;
+  /** Live mode: where inline's research turns run (`--live-inline`). */
+  liveInline: LiveInlineMode;
   /** The config's own live prompts (suites' and arms' are in their selections). */
   livePrompts?: LivePrompts;
   cache: { enabled: boolean; dir: string };

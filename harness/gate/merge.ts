@@ -24,6 +24,7 @@ export const experimentFields = [
   'mode',
   'modeForced',
   'sourceToolBudget',
+  'liveInline',
   'suites',
   'arms',
   'cases',

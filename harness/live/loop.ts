@@ -33,6 +33,8 @@ export interface SourceLoopOptions {
   call: (request: ModelRequestInput) => Promise<ModelResponse>;
   sim?: SimHints;
   maxTokens?: number;
+  /** `--live-inline prefix`: the parent's window, sent before the brief in every request (harness/live/inline-prefix.ts). */
+  prefix?: readonly ChatMessage[];
 }
 
 export interface SourceLoopResult {
@@ -82,7 +84,9 @@ export function liveSystemPrompt(budget: number, prompts?: LivePrompts): string 
 export async function runSourceLoop(o: SourceLoopOptions): Promise<SourceLoopResult> {
   const agent = sourceAgentOf(o.recorded);
   const brief = briefOf(o.recorded, o.notice);
-  const messages: ChatMessage[] = brief.map(({ agent: _a, compacted: _c, ...m }) => m);
+  const prefix = o.prefix ?? [];
+  const messages: ChatMessage[] = [...prefix, ...brief.map(({ agent: _a, compacted: _c, ...m }) => m)];
+  const sim = o.sim && prefix.length ? { ...o.sim, prefixMessages: prefix.length } : o.sim;
   const out: SourceLoopResult = {
     transcript: o.recorded,
     toolCalls: 0,
@@ -101,7 +105,7 @@ export async function runSourceLoop(o: SourceLoopOptions): Promise<SourceLoopRes
     tools: o.tools.specs,
     toolChoice: out.budgetExhausted ? { type: 'none' } : { type: 'auto' },
     maxTokens: o.maxTokens ?? SOURCE_MAX_TOKENS,
-    ...(o.sim ? { sim: o.sim } : {}),
+    ...(sim ? { sim } : {}),
   });
   // Each round either runs at least one call of the budget or marks it exhausted: ≤ budget + 2 rounds.
   for (let round = 0; round <= o.budget + 1; round++) {
@@ -127,7 +131,7 @@ export async function runSourceLoop(o: SourceLoopOptions): Promise<SourceLoopRes
     messages: [
       ...brief,
       ...messages
-        .slice(brief.length)
+        .slice(prefix.length + brief.length)
         .map((m) => ({ ...m, ...(m.role === 'assistant' ? { agent } : {}) }) as Message),
     ],
     meta: { live: true, toolCalls: out.toolCalls, budget: o.budget, budgetExhausted: out.budgetExhausted },

@@ -15,6 +15,8 @@ export interface LiveSettings {
   sourceCache?: string | null;
   /** `--keep-worlds`: the cell's world copy stays on disk (its path in the row's `world_dir`). */
   keepWorlds?: boolean;
+  /** `--live-inline prefix`, an inline arm: its research turns carry the parent's window (not with `--source`). */
+  inlinePrefix?: true;
 }
 
 /**
@@ -35,8 +37,10 @@ export function liveSettingsOf(suite: Suite, arm: Arm, config: ResolvedConfig): 
       `sources.${config.source}`,
       `the run's live source "${config.source}" is not defined in this config`,
     );
+  const inlinePrefix = config.liveInline === 'prefix' && arm.strategy === 'inline' && !source;
   return {
     budget,
+    ...(inlinePrefix ? { inlinePrefix: true as const } : {}),
     ...(prompts ? { prompts } : {}),
     ...(config.keepWorlds ? { keepWorlds: true } : {}),
     ...(source ? { source, sourceCache: config.cache.enabled ? config.cache.dir : null } : {}),
@@ -49,6 +53,7 @@ export function liveSettingsOf(suite: Suite, arm: Arm, config: ResolvedConfig): 
  */
 export function liveCases(suite: Suite, arm: Arm, config: ResolvedConfig): Case[] {
   const cases = suite.cases.filter((c) => c.world);
+  refuseSpawnSource(suite, arm, cases, config);
   if (cases.length === 0 && suite.cases.length > 0)
     throw new ConfigError(
       config.configFile ?? 'config',
@@ -56,6 +61,20 @@ export function liveCases(suite: Suite, arm: Arm, config: ResolvedConfig): Case[
       `suite ${suite.id} (arm ${arm.name}) is live, but none of its cases has a world to act in; live mode needs cases with a world (docs/live.md)`,
     );
   return cases;
+}
+
+/**
+ * `--source` and a spawn case (spawn-context) are refused: a spawn case's source is its recorded
+ * parent, which live mode never re-runs (the spawned child is the receiver and acts itself), so the
+ * user's agent would run nowhere and the rows would silently be the harness's (docs/live.md).
+ */
+function refuseSpawnSource(suite: Suite, arm: Arm, cases: Case[], config: ResolvedConfig): void {
+  if (!config.source || !cases.some((c) => c.direction === 'spawn')) return;
+  throw new ConfigError(
+    config.configFile ?? 'config',
+    '--source',
+    `suite ${suite.id} (arm ${arm.name}) has spawn cases, whose source is the recorded parent that live mode does not re-run (the spawned child is the receiver), so --source "${config.source}" cannot apply there; leave the suite out (--suite <others>) or run it without --source`,
+  );
 }
 
 /** Case ids a live plan leaves out for lack of a world, per suite (for the run's notes). */

@@ -10,7 +10,8 @@ import type {
   Transcript,
 } from '../core/index.ts';
 import type { PlannedCell } from './plan.ts';
-import { madeCase, readSourceClaims, type SourceReading } from '../../judges/source-claims.ts';
+import { madeCase, type SourceReading } from '../../judges/source-claims.ts';
+import { readEachSource } from '../../judges/source-claims-each.ts';
 import { getStrategy } from '../../strategies/index.ts';
 import { simHintsOf } from '../../strategies/compose.ts';
 import { materializeWorld } from '../live/world.ts';
@@ -20,6 +21,7 @@ import { runSourceLoop, type SourceLoopResult } from '../live/loop.ts';
 import { runOwnSourceLoop } from '../live/own-source-loop.ts';
 import { liveSimHints } from '../live/edit-hints.ts';
 import { withKept, withWorldTools } from '../live/cell-world.ts';
+import { parentPrefix } from '../live/inline-prefix.ts';
 
 /**
  * A live cell's part before the strategy runs (docs/live.md): the case's world materialised for this
@@ -86,10 +88,12 @@ export async function prepareLive(
               notice,
               call: (r) => call('source', r),
               sim: liveSimHints(c, recorded, simHintsOf(c)),
+              ...(live.inlinePrefix ? { prefix: parentPrefix(c) } : {}),
             }),
       );
     const transcripts = loops.map((l) => l.transcript);
-    const reading = await readSourceClaims((r) => call('judge', r), c, transcripts);
+    // Each source read on its own: a child is credited only with what its own transcript makes.
+    const { reading, credited } = await readEachSource((r) => call('judge', r), c, transcripts);
     const made = madeCase(liveCase(c, transcripts), reading.claims);
     return {
       case: made,
@@ -102,7 +106,10 @@ export async function prepareLive(
         ...receiverFields(c, calls),
         ...kept,
       }),
-      artifacts: { live: loops.map(loopArtifact) },
+      artifacts: {
+        live: loops.map((l, i) => loopArtifact(l, credited[i] ?? [])),
+        ...(live.inlinePrefix ? { liveInline: 'prefix' } : {}),
+      },
       close: () => access.close(),
     };
   } catch (err) {
@@ -167,7 +174,8 @@ export function callMatches(
   );
 }
 
-function loopArtifact(l: SourceLoopResult) {
+/** One source's record in the row: its calls, and the labelled claims it was credited with (`assertions`). */
+function loopArtifact(l: SourceLoopResult, assertions: string[]) {
   const calls = l.transcript.messages.flatMap((m) => m.toolCalls ?? []);
   const results = new Map(
     l.transcript.messages.flatMap((m) => m.toolResults ?? []).map((r) => [r.callId, r]),
@@ -181,6 +189,7 @@ function loopArtifact(l: SourceLoopResult) {
     toolCalls: l.toolCalls,
     budgetExhausted: l.budgetExhausted,
     stopReason: l.stopReason,
+    assertions,
     calls: calls.map((x) => ({
       id: x.id,
       name: x.name,

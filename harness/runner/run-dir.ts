@@ -79,6 +79,7 @@ const planFields = [
   'mode',
   'modeForced',
   'sourceToolBudget',
+  'liveInline',
   'livePrompts',
   'source',
   'sim',

@@ -119,7 +119,12 @@ export function comparisonSection(suite: SuiteSummary): SafeHtml | string {
           f.diffCi(v),
           f.testName(v),
           f.pValue(v.pHolm),
-          verdictCell(v.verdict),
+          v.confound
+            ? {
+                text: `${v.verdict} — ⚠ ${v.confound.short}`,
+                className: `verdict-${v.verdict.replace(/ /g, '-')}`,
+              }
+            : verdictCell(v.verdict),
           f.mde(v),
         ],
       ];

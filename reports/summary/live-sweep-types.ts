@@ -1,4 +1,5 @@
 // The live and sweep parts of a summary (types.ts holds the rest and re-exports these).
+import type { SourceConfound } from './confound.ts';
 
 /**
  * Live mode per arm (docs/live.md, docs/results.md): the source's effort (tool calls: median, range,
@@ -37,6 +38,12 @@ export interface LiveSummary {
   orchestration: { cells: number; n: number; rate: number | null } | null;
   /** Labelled assertions the live sources made, of those labelled. */
   assertions: { made: number; labelled: number };
+  /** Every source cell's source was the user's own agent (`--source`). */
+  ownSource?: true;
+  /** `--live-inline prefix`: this (inline) arm's research ran inside the parent's window, paying its prefill. */
+  inlinePrefix?: true;
+  /** The source's own work vs the baseline arm's, paired (absent for the baseline arm itself). */
+  sourceVsBaseline?: SourceConfound;
 }
 
 /** What a live sim report says about its numbers: the live rates, each set from a seed or chosen. */

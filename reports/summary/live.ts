@@ -58,7 +58,14 @@ export function liveSummary(
       made: src.reduce((n, r) => n + (r.source_assertions ?? 0), 0),
       labelled: src.reduce((n, r) => n + (r.source_assertions_labelled ?? 0), 0),
     },
+    ...(src.some(inParentWindow) ? { inlinePrefix: true } : {}),
+    ...(src.length && src.every(ownSource) ? { ownSource: true } : {}),
   };
+}
+
+/** `--live-inline prefix`: the cell's research ran inside the parent's window (docs/live.md). */
+function inParentWindow(r: ResultRow): boolean {
+  return (r.detail?.artifacts as { liveInline?: string } | undefined)?.liveInline === 'prefix';
 }
 
 function median(xs: number[]): number | null {

@@ -166,6 +166,12 @@ export interface Comparison extends PairedDifference {
   mde: Mde;
   /** The cells of both arms, the pairs made of them and why the rest were dropped. */
   cells: PairAccount;
+  /**
+   * Live mode: set when the arm changed the source's own work beyond noise (reports/summary/confound.ts),
+   * e.g. "the source did more work under this arm: +0.72 calls" (`short`, beside the comparison) and
+   * the full `statement` (the baseline, the pairs, the interval).
+   */
+  confound?: { short: string; statement: string };
 }
 
 /**

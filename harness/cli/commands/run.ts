@@ -37,6 +37,7 @@ interface RunArgs {
   sourceToolBudget?: number;
   source?: string;
   keepWorlds: boolean;
+  liveInline?: string;
   batch: boolean;
   detach: boolean;
 }
@@ -67,6 +68,7 @@ export const runCommand: Command<RunArgs> = {
       sourceToolBudget: args.sourceToolBudget,
       source: args.source,
       keepWorlds: args.keepWorlds,
+      liveInline: args.liveInline,
       batch: args.batch,
     });
     if (config.batch) checkBatchable(config);
@@ -218,6 +220,11 @@ function resumeAndModeOptions(y: Argv): Argv {
       type: 'boolean',
       default: false,
       describe: "live mode: leave each cell's world copy on disk (its path in the row's world_dir)",
+    })
+    .option('live-inline', {
+      type: 'string',
+      describe:
+        "live mode: replay (default) | prefix — inline's research turns run inside the parent's window, paying its prefill (docs/live.md)",
     })
     .option('batch', {
       type: 'boolean',

@@ -33,6 +33,11 @@ export interface SimHints {
    * the file (docs/live.md).
    */
   edits?: readonly SimEdit[];
+  /**
+   * act: the request's first messages that are the parent's window, not the sim's own session
+   * (`--live-inline prefix`); the acting sim reads its brief and its steps after them.
+   */
+  prefixMessages?: number;
 }
 
 /** A recorded file change (edit_file / write_file) the acting sim may make in a writable world. */

@@ -26,8 +26,10 @@ export interface Step {
 }
 
 export function readActContext(req: ModelRequest): ActContext {
-  const firstAssistant = req.messages.findIndex((m) => m.role === 'assistant');
-  const leading = firstAssistant < 0 ? req.messages : req.messages.slice(0, firstAssistant);
+  // Inline run inside the parent's window (--live-inline prefix): its own session starts after it.
+  const own = req.messages.slice(req.sim?.prefixMessages ?? 0);
+  const firstAssistant = own.findIndex((m) => m.role === 'assistant');
+  const leading = firstAssistant < 0 ? own : own.slice(0, firstAssistant);
   const brief = leading
     .filter((m) => m.role === 'user' && m.text)
     .map((m) => m.text!)
@@ -41,8 +43,8 @@ export function readActContext(req: ModelRequest): ActContext {
     tools,
     tables: parseTables(query),
     docs: /Documents: (.*)\.$/.exec(doc)?.[1]?.split(', ') ?? [],
-    history: stepsOf(req.messages),
-    narration: req.messages
+    history: stepsOf(own),
+    narration: own
       .filter((m) => m.role === 'assistant' && m.text)
       .map((m) => m.text!)
       .join('\n'),
