@@ -17,7 +17,8 @@ import { readLines, searchLines, type ActContext } from './act-context.ts';
  * - B6 only when B1–B4 give nothing (a brief in plain words: "go through the adapters: how each resolves
  *   the Paylane version"): its subject — each proper name (a capitalised word not opening a sentence)
  *   → search_code for it in any case; the risk words it uses (fallback, default, …) → one search for
- *   them (tier 1). A brief with neither gives no lead, and the sim reports without a call.
+ *   them (tier 1). A brief with neither gives no lead, and the sim reports without a call. Not in a
+ *   writable world, where the agent lists the repository first (act-code.ts, W1).
  * From results:
  * - R1 a search line with a risk word (fallback, default, override, hardcoded) next to a term it is
  *   after, in a file under a directory the brief names (anywhere, if it names none) → read that file (tier 2);
@@ -85,7 +86,8 @@ export function leadsOf(ctx: ActContext): Lead[] {
   for (const d of ctx.docs)
     if (ctx.brief.includes(d) || DOC_KINDS.some((k) => words.has(k) && d.toLowerCase().includes(k)))
       push(1, { name: 'read_doc', input: { name: d } }, `The brief points at the document ${d}.`);
-  if (out.length === 0) subjectLeads(ctx.brief, push);
+  // A coding world's agent lists the repository instead (act-code.ts, W1).
+  if (out.length === 0 && !ctx.tools.has('list_files')) subjectLeads(ctx.brief, push);
   const seen = seenPaths(ctx);
   for (const k of DOC_KINDS)
     if (words.has(k))
