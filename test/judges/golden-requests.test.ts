@@ -7,7 +7,9 @@ import type {
   ModelResponse,
   Transcript,
 } from '../../harness/core/index.ts';
-import { judgeCriteria, judgeRequest, notInAnswer } from '../../judges/criterion-judge.ts';
+import { judgeCriteria, judgeRequest, notInAnswer, parseScores } from '../../judges/criterion-judge.ts';
+import { survivalByLocation } from '../../judges/survival.ts';
+import { krippendorffAlpha } from '../../judges/reliability.ts';
 import { classifyRequest, classifyStage, type ReadStage } from '../../judges/survival-llm.ts';
 import { decideSurvival } from '../../judges/survival-decide.ts';
 import { madeCase, readSourceClaims, sourceSections } from '../../judges/source-claims.ts';
@@ -320,5 +322,103 @@ describe('the canary case', () => {
       '3c8f30790417cfb2',
       'a4aa26091b0a222d',
     ]);
+  });
+});
+
+describe('reading the judge: the edges', () => {
+  const ids = ['correctness', 'restraint'];
+  const scoresCall = (input: unknown, name = 'submit_scores') => response([{ id: 'j', name, input }]);
+
+  it('skips entries for criteria not asked for and entries that are not objects; reads a string score and a JSON string input', () => {
+    const p = parseScores(
+      scoresCall(
+        JSON.stringify({
+          scores: [
+            null,
+            { criterion: 'ownership', score: 1 },
+            { criterion: 'correctness', score: ' 4 ', rationale: 'r', evidence: ['q', 7] },
+            { criterion: 'restraint', score: 2, rationale: 3, evidence: 'not a list' },
+          ],
+        }),
+      ),
+      ids,
+    );
+    expect([...p.problems]).toEqual([]);
+    expect([...p.entries]).toEqual([
+      ['correctness', { score: 4, rationale: 'r', evidence: ['q', '7'] }],
+      ['restraint', { score: 2, rationale: '', evidence: [] }],
+    ]);
+  });
+
+  it('another tool, or an unreadable input, is no submit_scores call; the same score twice is one entry', () => {
+    expect([...parseScores(scoresCall({ scores: [] }, 'other'), ids).problems.values()]).toEqual([
+      'no submit_scores call',
+      'no submit_scores call',
+    ]);
+    expect([...parseScores(scoresCall('{not json'), ids).problems.values()]).toEqual([
+      'no submit_scores call',
+      'no submit_scores call',
+    ]);
+    const twice = parseScores(
+      scoresCall({
+        scores: [
+          { criterion: 'correctness', score: 3, rationale: 'first' },
+          { criterion: 'correctness', score: 3, rationale: 'second' },
+          { criterion: 'restraint', score: 6 },
+          { criterion: 'restraint', score: 2 },
+        ],
+      }),
+      ids,
+    );
+    expect(twice.entries.get('correctness')!.rationale).toBe('first');
+    // A bad entry then a good one for the same criterion: the good one stands.
+    expect(twice.entries.get('restraint')!.score).toBe(2);
+    expect(twice.problems.size).toBe(0);
+  });
+
+  it('a criterion no sample scored is null with the first reason, never 0', async () => {
+    const call = async () => response([], 'no tool');
+    const out = await judgeCriteria(c, 'a', ['correctness'], 2, call);
+    expect(out.scores[0]).toEqual({
+      criterion: 'correctness',
+      score: null,
+      samples: [null, null],
+      rationale: '',
+      evidence: [],
+      error: 'judge_error: after retry: no submit_scores call',
+    });
+  });
+});
+
+describe('survival by kind × location: what is counted', () => {
+  it('leaves out results without a location and results unscored at the stage', () => {
+    const r = (kind: string, location: string | undefined, payload: string | null) =>
+      ({ assertionId: 'x', kind, location, payload, answer: null }) as any;
+    expect(
+      survivalByLocation(
+        [
+          r('hedged', 'final_message', 'kept'),
+          r('hedged', 'final_message', 'absent'),
+          r('hedged', undefined, 'kept'),
+          r('confident', 'tool_result_only', null),
+        ],
+        'payload',
+      ),
+    ).toEqual({ 'hedged:final_message': 0.5 });
+  });
+});
+
+describe("Krippendorff's alpha: the order values first appear in does not matter", () => {
+  it.each(['ordinal', 'interval', 'nominal'] as const)('%s', (level) => {
+    const units = [
+      [3, 1],
+      [5, 4],
+      [2, 2],
+      [1, 3],
+      [4, 5, 4],
+    ];
+    const a = krippendorffAlpha(units, level)!;
+    expect(krippendorffAlpha([...units].reverse(), level)).toBeCloseTo(a, 12);
+    expect(krippendorffAlpha([[5, 4], ...units.filter((u) => u[0] !== 5)], level)).toBeCloseTo(a, 12);
   });
 });
