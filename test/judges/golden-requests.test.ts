@@ -9,6 +9,7 @@ import type {
 } from '../../harness/core/index.ts';
 import { judgeCriteria, judgeRequest, notInAnswer, parseScores } from '../../judges/criterion-judge.ts';
 import { survivalByLocation } from '../../judges/survival.ts';
+import { judgeCell } from '../../judges/judge-cell.ts';
 import { krippendorffAlpha } from '../../judges/reliability.ts';
 import { classifyRequest, classifyStage, type ReadStage } from '../../judges/survival-llm.ts';
 import { decideSurvival } from '../../judges/survival-decide.ts';
@@ -420,5 +421,64 @@ describe("Krippendorff's alpha: the order values first appear in does not matter
     const a = krippendorffAlpha(units, level)!;
     expect(krippendorffAlpha([...units].reverse(), level)).toBeCloseTo(a, 12);
     expect(krippendorffAlpha([[5, 4], ...units.filter((u) => u[0] !== 5)], level)).toBeCloseTo(a, 12);
+  });
+});
+
+describe('judgeCell with the criterion judge off (judge.criteria false)', () => {
+  it('makes no judge call, scores nothing and lists nothing as unscored, even for a case lacking labels', async () => {
+    const unlabelled = {
+      ...c,
+      criteria: ['correctness', 'provenance'],
+      assertions: c.assertions.map((a) => ({ ...a, provenance: undefined })),
+    };
+    const payload = 'Two merchants pin 2023-10 (m_0007, m_0013).';
+    const handoff = {
+      system: '',
+      messages: [{ role: 'user' as const, text: payload }],
+      tools: [],
+      artifacts: {},
+      payload,
+      stats: {
+        chars: 1,
+        tokens: 1,
+        markers: [],
+        retained: 0,
+        dropped: 0,
+        manifest: 0,
+        toolCallsVisible: 0,
+        calls: 0,
+        inputTokens: 0,
+        outputTokens: 0,
+        latencyMs: 0,
+        retries: 0,
+        costUsd: 0,
+      },
+    };
+    const { call, asked } = scripted([]);
+    const off = await judgeCell(unlabelled, handoff, payload, call, {
+      samples: 1,
+      provider: 'x',
+      criteria: false,
+      classify: 'off',
+    });
+    expect(asked).toEqual([]);
+    expect(off.fields.scores).toEqual({});
+    expect('unscored' in off.fields).toBe(false);
+    expect(off.detail.judge).toEqual([]);
+    const on = await judgeCell(
+      unlabelled,
+      handoff,
+      payload,
+      async () => response([submitScores({ correctness: 4 })]),
+      {
+        samples: 1,
+        provider: 'x',
+        classify: 'off',
+      },
+    );
+    expect(on.fields.unscored).toEqual({
+      provenance: 'unscored: no labelled finding names where it was read',
+    });
+    expect(on.fields.scores).toEqual({ correctness: 4, provenance: null });
   });
 });
