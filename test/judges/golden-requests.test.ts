@@ -315,8 +315,9 @@ describe('evidence quotes: what counts as in the answer', () => {
 describe('the canary case', () => {
   it('is pinned: its content hash', () => {
     // The canary judges this fixed case on every run; changing any of it (a transcript line, a label,
-    // the answer) changes what every run's canary measures, so canary results before and after are not
-    // comparable. If the change is meant: update the hashes here and say so in the CHANGELOG.
+    // the task) changes what every run's canary measures, so canary results before and after are not
+    // comparable. If the change is meant: update the hashes here, and say in docs/decisions.md that canary
+    // results before and after it are not comparable.
     const hash = (x: unknown) => createHash('sha256').update(JSON.stringify(x)).digest('hex').slice(0, 16);
     expect([undefined, 'control', 'injected'].map((t) => hash(canaryCase(t as any)))).toEqual([
       '19bd261c5f6421ce',
