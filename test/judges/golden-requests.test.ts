@@ -337,7 +337,7 @@ describe('reading the judge: the edges', () => {
         JSON.stringify({
           scores: [
             null,
-            { criterion: 'ownership', score: 1 },
+            { criterion: 'ownership', score: 9 },
             { criterion: 'correctness', score: ' 4 ', rationale: 'r', evidence: ['q', 7] },
             { criterion: 'restraint', score: 2, rationale: 3, evidence: 'not a list' },
           ],
