@@ -184,6 +184,12 @@ describe('the claims a live source made (source-claims)', () => {
       tool_result: '[source 1 of 2]\nsandbox adapter: version pin unknown\n\n[source 2 of 2]\nr2',
     });
     expect(sourceSections([])).toEqual({ final_message: '', mid_transcript: '', tool_result: '' });
+    // A source that never wrote text (only tool results came back): no final message, no crash.
+    expect(sourceSections([t([{ role: 'user', toolResults: [{ callId: 'x', content: 'r' }] }])])).toEqual({
+      final_message: '',
+      mid_transcript: '',
+      tool_result: 'r',
+    });
   });
 
   it('each claim at the most visible section the classifier finds it in; an empty section costs no call', async () => {
@@ -217,6 +223,16 @@ describe('the claims a live source made (source-claims)', () => {
     ]);
     expect(out.disagreement).toBe(0);
 
+    // The classifier finds a3 in the final message where no cue of it is: one claim of three differs.
+    const differs = scripted([
+      response([marksCall({ a1: 'kept', a2: 'absent', a3: 'kept' })]),
+      response([marksCall({ a1: 'kept', a2: 'absent', a3: 'absent' })]),
+      response([marksCall({ a1: 'absent', a2: 'overstated', a3: 'absent' })]),
+    ]);
+    const read = await readSourceClaims(differs.call, c, [one]);
+    expect(read.claims[2]).toMatchObject({ location: 'final_message', cues: 'not_made' });
+    expect(read.disagreement).toBeCloseTo(1 / 3);
+
     const noMid = scripted([response([marksCall({ a3: 'kept' })]), response([marksCall({ a3: 'kept' })])]);
     const out2 = await readSourceClaims(
       noMid.call,
@@ -244,6 +260,9 @@ describe('the claims a live source made (source-claims)', () => {
     });
     expect(none.asked).toEqual([]);
     const failing = scripted([]);
+    await expect(readSourceClaims(scripted([]).call, c, [one])).rejects.toMatchObject({
+      code: 'classify_failed',
+    });
     await expect(readSourceClaims(failing.call, c, [one])).rejects.toThrow(
       /^case canary-1: which labelled claims the live source made could not be read — classify \(final_message\): no classify_survival call; classify \(mid_transcript\): .*; classify \(tool_result\): /,
     );
@@ -466,6 +485,10 @@ describe('judgeCell with the criterion judge off (judge.criteria false)', () => 
     expect(off.fields.scores).toEqual({});
     expect('unscored' in off.fields).toBe(false);
     expect(off.detail.judge).toEqual([]);
+    expect(off.fields.checks.find((x) => x.name === 'markers_present')).toMatchObject({
+      passed: true,
+      detail: 'nothing truncated',
+    });
     const on = await judgeCell(
       unlabelled,
       handoff,
