@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage, Handoff, ModelRequest, Transcript } from '../../harness/core/index.ts';
+import type { Transcript } from '../../harness/core/index.ts';
+import { renderGolden } from './golden.ts';
 import { getStrategy, strategies } from '../../strategies/index.ts';
 import { resolveParams } from '../../strategies/define.ts';
 import { caseOf, contextFor, scriptedProvider } from './helpers.ts';
@@ -111,38 +112,6 @@ const scripted = () =>
         : { text: `(the model's ${req.purpose} reply)` },
   ]);
 
-function message(m: ChatMessage): string {
-  const lines = [`[${m.role}]`];
-  if (m.text !== undefined) lines.push(m.text);
-  for (const t of m.toolCalls ?? []) lines.push(`→ call ${t.id} ${t.name} ${JSON.stringify(t.input)}`);
-  for (const r of m.toolResults ?? [])
-    lines.push(`← result ${r.callId}${r.isError ? ' (error)' : ''}:`, r.content);
-  return lines.join('\n');
-}
-
-function render(params: Record<string, unknown>, h: Handoff, requests: readonly ModelRequest[]): string {
-  const { calls, inputTokens, outputTokens, latencyMs, retries, costUsd, ...kept } = h.stats;
-  const parts = [
-    `=== params ${JSON.stringify(params)}`,
-    '--- system',
-    h.system,
-    '--- messages',
-    ...h.messages.map(message),
-    '--- payload',
-    h.payload,
-    `--- tools: ${h.tools.map((t) => `${t.name} (${t.description})`).join('; ') || '(none)'}`,
-    `--- artifacts: ${Object.keys(h.artifacts).sort().join(', ') || '(none)'}`,
-    `--- stats ${JSON.stringify(kept)} calls ${calls}`,
-  ];
-  for (const r of requests)
-    parts.push(
-      `--- request ${r.purpose} (maxTokens ${r.maxTokens}${r.toolChoice ? `, tool choice ${JSON.stringify(r.toolChoice)}` : ''})`,
-      ...(r.system ? ['[system]', r.system] : []),
-      ...r.messages.map(message),
-    );
-  return parts.join('\n') + '\n';
-}
-
 describe('golden renderings of the reference strategies (issue 32)', () => {
   it.each(Object.keys(strategies))('%s: defaults and each option', async (name) => {
     const out: string[] = [];
@@ -150,7 +119,7 @@ describe('golden renderings of the reference strategies (issue 32)', () => {
       const ctx = contextFor(fixedCase, { provider: scripted() });
       const strategy = getStrategy(name);
       const h = await strategy.prepare(ctx, resolveParams(strategy, params));
-      out.push(render(params, h, ctx.requests));
+      out.push(renderGolden(params, h, ctx.requests));
     }
     await expect(out.join('\n')).toMatchFileSnapshot(`__renderings__/${name}.txt`);
   });
