@@ -207,9 +207,10 @@ describe('no_second_assignment', () => {
     expect(byName(runChecks(base, h, 'x'), 'no_second_assignment')).toBeUndefined();
     expect(
       byName(runChecks(spawn, h, 'Next: spawn a reviewer for the adapter.'), 'no_second_assignment'),
-    ).toMatchObject({ passed: false });
+    ).toMatchObject({ passed: false, detail: "child acted on the parent's orchestration request" });
     expect(byName(runChecks(spawn, h, 'Adapters checked.'), 'no_second_assignment')).toMatchObject({
       passed: true,
+      detail: 'did its own task only',
     });
   });
 });
