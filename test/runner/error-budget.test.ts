@@ -34,7 +34,7 @@ describe('errorBudget', () => {
   });
 
   it('counts error rows over cells; over only when the rate exceeds the limit (equal is not over)', () => {
-    const rows = [failed(ok[0]!, 'timeout', 'timed out'), ...ok.slice(1)];
+    const rows = [failed(ok[0]!, 'tool_error', 'timed out'), ...ok.slice(1)];
     const b = errorBudget(rows, 0.1);
     expect(b).toMatchObject({ cells: 10, errors: 1, truncated: 0, rate: 0.1, limit: 0.1, over: false });
     expect(errorBudget(rows, 0.09).over).toBe(true);
@@ -43,25 +43,25 @@ describe('errorBudget', () => {
 
   it('groups reasons by code and message without request ids, most frequent first, ties by reason', () => {
     const rows = [
-      failed(ok[0]!, 'http_5xx', 'HTTP 500 from x; request req_1'),
-      failed(ok[1]!, 'http_5xx', 'HTTP 500 from x; request req_2'),
-      failed(ok[2]!, 'http_5xx', 'HTTP 500 from x; request req_3'),
-      failed(ok[3]!, 'timeout', 'b: timed out'),
-      failed(ok[4]!, 'timeout', 'a: timed out'),
+      failed(ok[0]!, 'source_failed', 'HTTP 500 from x; request req_1'),
+      failed(ok[1]!, 'source_failed', 'HTTP 500 from x; request req_2'),
+      failed(ok[2]!, 'source_failed', 'HTTP 500 from x; request req_3'),
+      failed(ok[3]!, 'tool_error', 'b: timed out'),
+      failed(ok[4]!, 'tool_error', 'a: timed out'),
       failed(ok[5]!, null, 'no code'),
-      failed(ok[6]!, 'timeout', 'b: timed out'),
+      failed(ok[6]!, 'tool_error', 'b: timed out'),
       { ...ok[7]!, status: 'error', error_code: null, error: null } as ResultRow,
     ];
     const b = errorBudget(rows, 0.5);
     expect(b.errors).toBe(8);
     expect(b.over).toBe(true);
     expect(b.top).toEqual([
-      { code: 'http_5xx', reason: 'HTTP 500 from x', count: 3 },
-      { code: 'timeout', reason: 'b: timed out', count: 2 },
+      { code: 'source_failed', reason: 'HTTP 500 from x', count: 3 },
+      { code: 'tool_error', reason: 'b: timed out', count: 2 },
       { code: 'unknown', reason: '', count: 1 },
     ]);
     expect(errorBudget(rows, 0.5, 5).top.slice(3)).toEqual([
-      { code: 'timeout', reason: 'a: timed out', count: 1 },
+      { code: 'tool_error', reason: 'a: timed out', count: 1 },
       { code: 'unknown', reason: 'no code', count: 1 },
     ]);
     expect(errorBudget(rows, 0.5, 1).top).toHaveLength(1);
@@ -69,7 +69,7 @@ describe('errorBudget', () => {
 
   it('cuts a reason at 200 characters', () => {
     const long = 'x'.repeat(250);
-    const b = errorBudget([failed(ok[0]!, 'timeout', long)], 1);
+    const b = errorBudget([failed(ok[0]!, 'tool_error', long)], 1);
     expect(b.top[0]!.reason).toBe('x'.repeat(200));
   });
 
@@ -77,7 +77,7 @@ describe('errorBudget', () => {
     const cut = { ...ok[0]!, truncated: ['receiver', 'judge'] } as ResultRow;
     const allowed = { ...ok[1]!, truncated: ['source'], truncation_allowed: true } as ResultRow;
     const emptyCut = { ...ok[2]!, truncated: [] } as ResultRow;
-    const errCut = { ...failed(ok[3]!, 'timeout', 't'), truncated: ['source'] } as ResultRow;
+    const errCut = { ...failed(ok[3]!, 'tool_error', 't'), truncated: ['source'] } as ResultRow;
     const b = errorBudget([cut, allowed, emptyCut, errCut, ...ok.slice(4)], 0.5);
     expect(b).toMatchObject({ cells: 10, errors: 2, truncated: 1, rate: 0.2, over: false });
     expect(b.top).toEqual([
@@ -87,7 +87,7 @@ describe('errorBudget', () => {
           'answer cut at max_tokens (receiver, judge); scored, but the arm does not allow truncation (allowTruncation)',
         count: 1,
       },
-      { code: 'timeout', reason: 't', count: 1 },
+      { code: 'tool_error', reason: 't', count: 1 },
     ]);
   });
 });
