@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResultRow } from '../../harness/core/index.ts';
 import {
+  checkSameExperiment,
   createBaseline,
   evaluateGate,
   readCalls,
@@ -223,5 +224,55 @@ describe('the notes of a verdict', () => {
       )!;
     expect(drop(16).reason).not.toMatch(/paired cells < minCells/);
     expect(drop(17)).toMatchObject({ verdict: 'cannot evaluate', reason: '16 paired cells < minCells 17' });
+  });
+});
+
+describe('checkSameExperiment: how a differing value is shown', () => {
+  const cfg = { seed: 1, sim: { a: 1 } };
+  const shard = (
+    dir: string,
+    config: Record<string, unknown>,
+    s: { index: number; count: number } | null,
+  ) => ({
+    dir,
+    config,
+    shard: s,
+  });
+  it('scalars as they are, an absent field as absent, objects as canonical JSON cut at 80 characters', () => {
+    const long = { z: 'x'.repeat(100), a: 1 };
+    const m = message(() =>
+      checkSameExperiment([
+        shard('one', { ...cfg, judge: null }, { index: 1, count: 2 }),
+        shard('two', { ...cfg, seed: '1', sim: long, budgetTokens: 5, judge: false }, { index: 2, count: 2 }),
+      ]),
+    );
+    const text = `{"a":1,"z":"${'x'.repeat(100)}"}`.slice(0, 79);
+    expect(m).toBe(
+      `merge: two is not the same experiment as one: seed (1 vs 1), judge (null vs false), budgetTokens (absent vs 5), sim ({"a":1} vs ${text}…)`,
+    );
+  });
+  it('the same values in another key order, or an exactly 80-character object, are not cut or refused', () => {
+    const eighty = { k: 'y'.repeat(72) };
+    expect(JSON.stringify(eighty)).toHaveLength(80);
+    expect(() =>
+      checkSameExperiment([
+        shard('one', { ...cfg, sim: { b: [1, { c: 2, d: 3 }], a: 1 } }, null),
+        shard('two', { ...cfg, sim: { a: 1, b: [1, { d: 3, c: 2 }] } }, null),
+      ]),
+    ).not.toThrow();
+    expect(
+      message(() =>
+        checkSameExperiment([shard('one', { ...cfg, sim: eighty }, null), shard('two', cfg, null)]),
+      ),
+    ).toBe(`merge: two is not the same experiment as one: sim (${JSON.stringify(eighty)} vs {"a":1})`);
+    // An array differs from an object with the same entries.
+    expect(
+      message(() =>
+        checkSameExperiment([
+          shard('one', { ...cfg, sim: ['a'] }, null),
+          shard('two', { ...cfg, sim: { 0: 'a' } }, null),
+        ]),
+      ),
+    ).toBe('merge: two is not the same experiment as one: sim (["a"] vs {"0":"a"})');
   });
 });
