@@ -20,6 +20,12 @@ import { cliPath, repoRoot } from './cli.ts';
  * root through the real CLI, made once per `vitest run` and read by every file that asserts on it
  * (README figures, the gate on the shipped config, the paraphrasing sim). It takes 10 s alone and
  * minutes on a loaded machine; three files each ran it for themselves.
+ */
+export const sharedDefaultRun = (): Promise<string> => sharedRun('default-run', ['--no-cache']);
+
+/**
+ * `handoff-eval run <args> --quiet --out <dir>` from the repository root through the real CLI, made once
+ * per `vitest run` under `name` (one name, one argument list) and shared by the files that read it.
  *
  * Safe under parallel workers: the first file to ask takes a lock file (O_EXCL) and runs it into a
  * directory of its own, renamed into place when it has finished; the others wait for that directory (or
@@ -28,24 +34,24 @@ import { cliPath, repoRoot } from './cli.ts';
  * code change can be served a stale run. Without that setup (e.g. the mutation config) each worker
  * makes its own. Callers only read the run directory: its files are shared.
  */
-export async function sharedDefaultRun(): Promise<string> {
+export async function sharedRun(name: string, args: string[]): Promise<string> {
   const dir = fixturesDir();
-  const done = join(dir, 'default-run');
-  const failed = join(dir, 'default-run.failed');
-  const lock = join(dir, 'default-run.lock');
+  const done = join(dir, name);
+  const failed = join(dir, `${name}.failed`);
+  const lock = join(dir, `${name}.lock`);
   const deadline = Date.now() + 900_000;
   for (;;) {
     if (existsSync(done)) return runDirIn(done);
     if (existsSync(failed)) throw new Error(readFileSync(failed, 'utf8'));
     if (takeLock(lock)) {
       try {
-        return await makeRun(dir, done, failed);
+        return await makeRun(args, done, failed);
       } finally {
         rmSync(lock, { force: true });
       }
     }
     if (Date.now() > deadline)
-      throw new Error(`shared default run: still not made after 15 minutes (${lock})`);
+      throw new Error(`shared run ${name}: still not made after 15 minutes (${lock})`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -82,10 +88,10 @@ function alive(pid: number): boolean {
   }
 }
 
-async function makeRun(dir: string, done: string, failed: string): Promise<string> {
-  const out = join(dir, `default-run.${process.pid}`);
+async function makeRun(args: string[], done: string, failed: string): Promise<string> {
+  const out = `${done}.${process.pid}`;
   // Not spawnSync: a worker blocked for the whole run could not answer vitest's own messages.
-  const child = spawn(process.execPath, [cliPath, 'run', '--no-cache', '--quiet', '--out', out], {
+  const child = spawn(process.execPath, [cliPath, 'run', ...args, '--quiet', '--out', out], {
     cwd: repoRoot,
     env: { ...process.env, CI: 'true' },
     timeout: 600_000,
@@ -95,7 +101,7 @@ async function makeRun(dir: string, done: string, failed: string): Promise<strin
   child.stderr.on('data', (d) => (stderr += String(d)));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   if (code !== 0) {
-    const message = `shared default run: handoff-eval run exited ${code}\n${stderr}`;
+    const message = `shared run ${args.join(' ')}: handoff-eval run exited ${code}\n${stderr}`;
     writeFileSync(failed, message);
     throw new Error(message);
   }
@@ -105,7 +111,6 @@ async function makeRun(dir: string, done: string, failed: string): Promise<strin
 
 function runDirIn(out: string): string {
   const runs = readdirSync(out);
-  if (runs.length !== 1)
-    throw new Error(`shared default run: expected one run in ${out}, found ${runs.join(', ')}`);
+  if (runs.length !== 1) throw new Error(`shared run: expected one run in ${out}, found ${runs.join(', ')}`);
   return join(out, runs[0]!);
 }
