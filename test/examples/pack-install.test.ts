@@ -257,5 +257,5 @@ describe('npm pack → npm install → the examples through the installed CLI', 
     const tsc = sh(join(project, 'node_modules', '.bin', 'tsc'), ['-p', '.'], project);
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.status).toBe(0);
-  });
+  }, 300_000); // an npm install and a tsc run over @types/node: past the default minute on a loaded machine
 });
