@@ -10,5 +10,11 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two files at a time. vitest's default is one fewer than the cores — one file at a time on this
+    // 2-core machine — and most of a CLI test's time is its worker waiting on a child process, with the
+    // second core idle (docs/testing.md, "Suite time").
+    maxWorkers: 2,
+    // dist/ made current for the CLI children; a directory for fixtures shared across files.
+    globalSetup: ['test/support/global-setup.ts'],
   },
 });

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Summary } from '../../reports/summary/types.ts';
 import { readmeFigures, type ReadmeFigure } from '../../harness/readme/figures.ts';
 import { checkFigures, refreshReadme, templatePattern } from '../../harness/readme/check.ts';
 import { main } from '../../harness/readme/main.ts';
-import { cliPath, repoRoot } from '../support/cli.ts';
+import { repoRoot } from '../support/cli.ts';
+import { sharedDefaultRun } from '../support/shared-run.ts';
 
 /**
  * README.md's default-run figures (issue 14: "every figure in it matches a fresh run"), checked the way
@@ -81,19 +81,10 @@ describe('README figures: read off their line, compared, rewritten', () => {
 });
 
 describe('README.md against a fresh default run', () => {
-  it('every figure of "What the default experiment shows" is what `run --no-cache` gives', () => {
-    const out = mkdtempSync(join(tmpdir(), 'he-readme-test-'));
-    // The whole default experiment (10 s alone; minutes on a loaded machine): a longer leash than runCli's.
-    const r = spawnSync(process.execPath, [cliPath, 'run', '--no-cache', '--quiet', '--out', out], {
-      cwd: repoRoot,
-      env: { ...process.env, CI: 'true' },
-      encoding: 'utf8',
-      timeout: 280_000,
-    });
-    expect(r.status, r.stderr).toBe(0);
-    const summary = JSON.parse(
-      readFileSync(join(out, readdirSync(out)[0]!, 'report.json'), 'utf8'),
-    ) as Summary;
+  it('every figure of "What the default experiment shows" is what `run --no-cache` gives', async () => {
+    // The whole default experiment through the CLI, made once for the files that read it (test/support/shared-run.ts).
+    const run = await sharedDefaultRun();
+    const summary = JSON.parse(readFileSync(join(run, 'report.json'), 'utf8')) as Summary;
     const checks = checkFigures(readFileSync(join(repoRoot, 'README.md'), 'utf8'), readmeFigures(summary));
     expect(checks.length).toBeGreaterThanOrEqual(19);
     const wrong = checks
@@ -101,5 +92,5 @@ describe('README.md against a fresh default run', () => {
       .map((c) => ({ line: c.line, anchor: c.anchor, problem: c.problem, readme: c.readme, run: c.run }));
     // Refresh with `npm run readme:figures -- --write` (docs: README, "What the default experiment shows").
     expect(wrong).toEqual([]);
-  }, 300_000);
+  }, 900_000);
 });

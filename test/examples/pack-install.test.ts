@@ -12,14 +12,15 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { repoRoot } from '../support/cli.ts';
 
 /**
  * The public API as an installed user gets it: `npm pack` (its prepack and prepare build the types
  * and the bundle), `npm install <tarball>` into a project outside the repository, then each example
- * copied out of the installed package and driven through the installed CLI (`npx handoff-eval …`).
+ * copied out of the installed package and driven through the installed CLI (`npx handoff-eval …`, or
+ * the bin link npx runs).
  *
  * The checkout is packed from a copy (tracked and new files, node_modules linked), so the build that
  * packing runs never rewrites the dist/ other tests are running. npm installs from its cache
@@ -43,7 +44,7 @@ function sh(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {
     timeout: 300_000,
     maxBuffer: 64 << 20,
   });
-  const key = `${cmd} ${args
+  const key = `${basename(cmd)} ${args
     .filter((a) => !a.startsWith('-') && !a.includes('/'))
     .slice(0, 3)
     .join(' ')}`;
@@ -52,7 +53,13 @@ function sh(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {
 }
 
 /** Like `npx handoff-eval …` in a user's shell: the bin the project installed, never a download. */
-const cli = (cwd: string, ...args: string[]) => sh('npx', ['--no-install', 'handoff-eval', ...args], cwd);
+const npx = (cwd: string, ...args: string[]) => sh('npx', ['--no-install', 'handoff-eval', ...args], cwd);
+/**
+ * The same bin npx runs — the link npm made in the project's node_modules/.bin, started through its
+ * shebang — without npx's own start (seconds per call here); `npx` itself is exercised by the first test.
+ */
+const cli = (cwd: string, ...args: string[]) =>
+  sh(join(project, 'node_modules', '.bin', 'handoff-eval'), args, cwd);
 
 function packCheckout(): string {
   const copy = join(work, 'checkout');
@@ -146,9 +153,9 @@ describe('npm pack → npm install → the examples through the installed CLI', 
       'function function brick-only[resultCap=250,markers=false] brick-only[resultCap=500,markers=false]',
     );
     // A project without suites of its own sees the shipped ones.
-    const suites = JSON.parse(cli(project, 'list', 'suites', '--json').stdout) as { id: string }[];
+    const suites = JSON.parse(npx(project, 'list', 'suites', '--json').stdout) as { id: string }[];
     expect(suites.map((x) => x.id)).toEqual(expect.arrayContaining(['ledgerline', 'milk', 'spawn-context']));
-    expect(cli(project, '--version').stdout.trim()).toBe(
+    expect(npx(project, '--version').stdout.trim()).toBe(
       JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version,
     );
   });
@@ -247,8 +254,8 @@ describe('npm pack → npm install → the examples through the installed CLI', 
         include: ['first-and-last-n', 'tool-results-only'],
       }),
     );
-    const tsc = sh('npx', ['--no-install', 'tsc', '-p', '.'], project);
+    const tsc = sh(join(project, 'node_modules', '.bin', 'tsc'), ['-p', '.'], project);
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.status).toBe(0);
-  });
+  }, 300_000); // an npm install and a tsc run over @types/node: past the default minute on a loaded machine
 });

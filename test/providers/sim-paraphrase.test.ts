@@ -8,11 +8,15 @@ import { spawnSync } from 'node:child_process';
 import { cliPath, repoRoot } from '../support/cli.ts';
 import { shippedSuites } from '../cases/helpers.ts';
 import { recapSignature } from '../../harness/core/text/signals.ts';
+import { defaultSimVoice } from '../../harness/providers/sim/wordings.ts';
+import { sharedDefaultRun } from '../support/shared-run.ts';
 
 /**
  * The paraphrasing sim (issue 26): the shipped config run twice through the real CLI, with the sim
  * wording every claim from its bank (`sim: { paraphrase: true }`, the default) and with it saying the
- * cases' recorded statements (`false`), the survival classifier on in both. The survival figures *as
+ * cases' recorded statements (`false`), the survival classifier on in both (its default). The first is
+ * the default experiment exactly (`run --no-cache`), made once for the files that read it
+ * (test/support/shared-run.ts); that it paraphrases with the classifier on is asserted below. The survival figures *as
  * the classifier decides them* must agree within noise: whatever depends on a claim's wording rather
  * than on what it says would move them. And the literal cue matcher, run over the same answers, must
  * lose the paraphrased qualifiers — the check that a code path still deciding on cues shows.
@@ -23,6 +27,14 @@ import { recapSignature } from '../../harness/core/text/signals.ts';
  */
 type Stage = 'payload' | 'answer';
 type Row = ResultRow & { detail: { survival: SurvivalResult[]; answer?: string } };
+
+function readRows(runDir: string): Row[] {
+  return readFileSync(join(runDir, 'results.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Row)
+    .filter((row) => row.status === 'ok');
+}
 
 function run(name: string, paraphrase: boolean): Row[] {
   const dir = mkdtempSync(join(tmpdir(), `he-paraphrase-${name}-`));
@@ -46,12 +58,7 @@ function run(name: string, paraphrase: boolean): Row[] {
     timeout: 600_000,
   });
   expect(r.status, r.stderr).toBe(0);
-  const runDir = join(dir, 'runs', readdirSync(join(dir, 'runs'))[0]!);
-  return readFileSync(join(runDir, 'results.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Row)
-    .filter((row) => row.status === 'ok');
+  return readRows(join(dir, 'runs', readdirSync(join(dir, 'runs'))[0]!));
 }
 
 const classifierMark = (s: SurvivalResult, stage: Stage): SurvivalMark | null =>
@@ -77,10 +84,19 @@ function figures(rows: Row[]): Map<string, { kept: number; n: number }> {
 describe('the paraphrasing sim', () => {
   let on: Row[] = [];
   let off: Row[] = [];
-  beforeAll(() => {
-    on = run('on', true);
+  let onConfig: { judge: { classify: string }; sim: { paraphrase?: boolean } };
+  beforeAll(async () => {
+    const shared = await sharedDefaultRun();
+    on = readRows(shared);
+    onConfig = JSON.parse(readFileSync(join(shared, 'config.json'), 'utf8'));
     off = run('off', false);
   }, 1_200_000);
+
+  it('compares the default experiment: the sim paraphrases and the classifier is on by default', () => {
+    expect(defaultSimVoice.paraphrase).toBe(true);
+    expect(onConfig.sim.paraphrase).toBeUndefined();
+    expect(onConfig.judge.classify).toBe('on');
+  });
 
   it('gives the same classifier-decided survival figures as the sim that speaks in the cases’ words, within noise', () => {
     const a = figures(on);

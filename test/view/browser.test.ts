@@ -27,8 +27,8 @@ describe.skipIf(!hasChromium)(`handoff-eval view in Chromium (${chromiumPath})`,
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'handoff-view-browser-'));
     const runs = join(root, 'runs');
-    a = cliRun(runs, 1);
-    b = cliRun(runs, 2);
+    a = await cliRun(runs, 1);
+    b = await cliRun(runs, 2);
     const hostile = hostileRows().map((r, i) =>
       i === 0
         ? {

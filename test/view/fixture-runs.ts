@@ -1,39 +1,28 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { sharedRun } from '../support/shared-run.ts';
 import type { ResultRow } from '../../harness/core/index.ts';
 
 /**
  * Real runs for the viewer tests, made by the CLI itself (sim provider, two ledgerline cases, one rep):
- * the journals have the shape `run` writes today, whatever it becomes. Returns the run directory.
+ * the journals have the shape `run` writes today, whatever it becomes. Each is made once per `vitest
+ * run` (test/support/shared-run.ts; the server and browser tests ask for the same two) and copied into
+ * `out`, where the viewer may write hand marks beside it. Returns the copy's directory.
  */
-export function cliRun(out: string, seed: number, extra: string[] = []): string {
+export async function cliRun(out: string, seed: number, extra: string[] = []): Promise<string> {
+  const args = ['--suite', 'ledgerline', '--case', 'ledgerline-01,ledgerline-02', '--reps', '1'];
+  const made = await sharedRun(`view-${seed}${extra.join('')}`, [
+    ...args,
+    '--seed',
+    String(seed),
+    '--no-cache',
+    ...extra,
+  ]);
+  const copy = join(out, basename(made));
+  if (existsSync(copy)) throw new Error(`${copy} exists: one run per seed and options in ${out}`);
   mkdirSync(out, { recursive: true });
-  const before = new Set(readdirSync(out));
-  execFileSync(
-    process.execPath,
-    [
-      'bin/handoff-eval.js',
-      'run',
-      '--suite',
-      'ledgerline',
-      '--case',
-      'ledgerline-01,ledgerline-02',
-      '--reps',
-      '1',
-      '--seed',
-      String(seed),
-      '--out',
-      out,
-      '--quiet',
-      '--no-cache',
-      ...extra,
-    ],
-    { stdio: 'pipe', timeout: 120_000 },
-  );
-  const made = readdirSync(out).filter((d) => !before.has(d));
-  if (made.length !== 1) throw new Error(`expected one new run in ${out}, found ${made.join(', ')}`);
-  return join(out, made[0]!);
+  cpSync(made, copy, { recursive: true });
+  return copy;
 }
 
 /** A run folder written from rows (no CLI): hostile or synthetic content. */

@@ -14,11 +14,11 @@ let a: string;
 let b: string;
 let live: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'handoff-view-'));
-  a = cliRun(join(root, 'runs'), 1);
-  b = cliRun(join(root, 'runs'), 2);
-  live = cliRun(join(root, 'runs'), 1, ['--mode', 'live']);
+  a = await cliRun(join(root, 'runs'), 1);
+  b = await cliRun(join(root, 'runs'), 2);
+  live = await cliRun(join(root, 'runs'), 1, ['--mode', 'live']);
 }, 300_000);
 
 beforeAll(async () => {
