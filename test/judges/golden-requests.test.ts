@@ -1,12 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type {
-  Case,
-  ChatMessage,
-  ModelRequestInput,
-  ModelResponse,
-  Transcript,
-} from '../../harness/core/index.ts';
+import type { Case, ModelRequestInput, ModelResponse, Transcript } from '../../harness/core/index.ts';
 import { judgeCriteria, judgeRequest, notInAnswer, parseScores } from '../../judges/criterion-judge.ts';
 import { survivalByLocation } from '../../judges/survival.ts';
 import { judgeCell } from '../../judges/judge-cell.ts';
@@ -17,6 +11,7 @@ import { madeCase, readSourceClaims, sourceSections } from '../../judges/source-
 import { canaryCase } from '../../judges/canary-case.ts';
 import { criterionIds } from '../../judges/criteria/index.ts';
 import { response, submitScores } from './support.ts';
+import { message } from '../strategies/golden.ts';
 
 /**
  * The judges' requests pinned word for word (issue 32): the criterion judge's prompt for the canary
@@ -25,15 +20,6 @@ import { response, submitScores } from './support.ts';
  * wording is the judges' contract; a change fails here, and `-u` then shows the diff to review in
  * test/judges/__renderings__/.
  */
-function message(m: ChatMessage): string {
-  const lines = [`[${m.role}]`];
-  if (m.text !== undefined) lines.push(m.text);
-  for (const t of m.toolCalls ?? []) lines.push(`→ call ${t.id} ${t.name} ${JSON.stringify(t.input)}`);
-  for (const r of m.toolResults ?? [])
-    lines.push(`← result ${r.callId}${r.isError ? ' (error)' : ''}:`, r.content);
-  return lines.join('\n');
-}
-
 function render(r: ModelRequestInput): string {
   return [
     `=== ${r.purpose} (maxTokens ${r.maxTokens}, temperature ${r.temperature}, tool choice ${JSON.stringify(r.toolChoice)})`,
