@@ -1,4 +1,15 @@
 import type { ChatMessage, Handoff, ModelRequest } from '../../harness/core/index.ts';
+import { scriptedProvider } from './helpers.ts';
+import { validRecord } from './contract-fixtures.ts';
+
+/** The model the golden renderings run against: a valid contract record, else a reply naming its purpose. */
+export const scripted = () =>
+  scriptedProvider([
+    (req) =>
+      req.purpose === 'contract'
+        ? { toolCalls: [{ id: 'rr1', name: 'research_result', input: validRecord() }] }
+        : { text: `(the model's ${req.purpose} reply)` },
+  ]);
 
 /** A message as the golden rendering files show it: role, text, calls and results, one per line. */
 export function message(m: ChatMessage): string {

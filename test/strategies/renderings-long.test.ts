@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Message, Transcript } from '../../harness/core/index.ts';
 import { getStrategy } from '../../strategies/index.ts';
 import { resolveParams } from '../../strategies/define.ts';
-import { caseOf, contextFor, scriptedProvider } from './helpers.ts';
-import { validRecord } from './contract-fixtures.ts';
-import { renderGolden } from './golden.ts';
+import { caseOf, contextFor } from './helpers.ts';
+import { renderGolden, scripted } from './golden.ts';
 
 /**
  * Golden renderings, second case (issue 32): a longer session — eight tool turns, one result of 2,400
@@ -55,14 +54,6 @@ const cutting: Record<string, Record<string, unknown>[]> = {
   'observation-masking': [{ window: 2 }],
   inline: [{ replay: 'planned' }],
 };
-
-const scripted = () =>
-  scriptedProvider([
-    (req) =>
-      req.purpose === 'contract'
-        ? { toolCalls: [{ id: 'rr1', name: 'research_result', input: validRecord() }] }
-        : { text: `(the model's ${req.purpose} reply)` },
-  ]);
 
 describe('golden renderings of a longer session (issue 32)', () => {
   it.each(Object.keys(cutting))('%s', async (name) => {

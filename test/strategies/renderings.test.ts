@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Transcript } from '../../harness/core/index.ts';
-import { renderGolden } from './golden.ts';
+import { renderGolden, scripted } from './golden.ts';
 import { getStrategy, strategies } from '../../strategies/index.ts';
 import { resolveParams } from '../../strategies/define.ts';
-import { caseOf, contextFor, scriptedProvider } from './helpers.ts';
-import { validRecord } from './contract-fixtures.ts';
+import { caseOf, contextFor } from './helpers.ts';
 
 /**
  * Golden renderings (issue 32): what every reference strategy hands the receiver for one small fixed
@@ -103,14 +102,6 @@ function variants(name: string): Record<string, unknown>[] {
   }
   return [...out, ...(extra[name] ?? [])];
 }
-
-const scripted = () =>
-  scriptedProvider([
-    (req) =>
-      req.purpose === 'contract'
-        ? { toolCalls: [{ id: 'rr1', name: 'research_result', input: validRecord() }] }
-        : { text: `(the model's ${req.purpose} reply)` },
-  ]);
 
 describe('golden renderings of the reference strategies (issue 32)', () => {
   it.each(Object.keys(strategies))('%s: defaults and each option', async (name) => {
