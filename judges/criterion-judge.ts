@@ -7,6 +7,7 @@ import type {
 } from '../harness/core/index.ts';
 import { judgeRequest, submitScoresName } from './judge-request.ts';
 import type { CriterionRegistry } from './criteria/index.ts';
+import { quoteFound } from './quotes.ts';
 
 export { judgeRequest, submitScoresTool, submitScoresName } from './judge-request.ts';
 
@@ -200,15 +201,7 @@ function aggregate(id: string, runs: ParsedScores[]): CriterionScore {
 export const notInAnswer = '(not in the answer) ';
 
 function checkQuotes(s: CriterionScore, answer: string): CriterionScore {
-  const fold = (t: string) =>
-    t
-      .toLowerCase()
-      .replace(/\s+/g, ' ')
-      .replace(/^[\s"'“”‘’…]+|[\s"'“”‘’…]+$/g, '')
-      .replace(/^\.{3}|\.{3}$/g, '')
-      .trim();
-  const text = fold(answer);
-  return { ...s, evidence: s.evidence.map((q) => (text.includes(fold(q)) ? q : `${notInAnswer}${q}`)) };
+  return { ...s, evidence: s.evidence.map((q) => (quoteFound(q, answer) ? q : `${notInAnswer}${q}`)) };
 }
 
 /** The median; with an even count, the mean of the middle two (so k = 2 can give x.5). */

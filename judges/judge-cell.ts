@@ -56,7 +56,7 @@ export type JudgedFields = Pick<
 
 export interface JudgedCell {
   fields: JudgedFields;
-  detail: Pick<CellDetail, 'judge' | 'survival' | 'survival_llm_errors'>;
+  detail: Pick<CellDetail, 'judge' | 'survival' | 'survival_llm_errors' | 'survival_unquoted'>;
 }
 
 /** Every judge of one cell: criterion scores, survival at both stages, deterministic checks → row fields + detail. */
@@ -123,6 +123,7 @@ export async function judgeCell(
       judge: scores,
       survival: det,
       ...(decided.errors.length ? { survival_llm_errors: decided.errors } : {}),
+      ...(Object.keys(decided.unquoted).length ? { survival_unquoted: decided.unquoted } : {}),
     },
   };
 }

@@ -44,9 +44,22 @@ export async function readEachSource(
   });
   const differ = claims.filter((x) => x.location !== x.cues).length;
   return {
-    reading: { claims, disagreement: claims.length ? differ / claims.length : null },
+    reading: {
+      claims,
+      disagreement: claims.length ? differ / claims.length : null,
+      unquoted: unionOf(readings),
+    },
     credited: readings.map((r) => madeIds(r.claims)),
   };
+}
+
+/** Per section, every claim some source's reading found unquoted there (each id once, in case order). */
+function unionOf(readings: readonly SourceReading[]): SourceReading['unquoted'] {
+  const out: SourceReading['unquoted'] = {};
+  for (const r of readings)
+    for (const [s, ids] of Object.entries(r.unquoted) as [keyof SourceReading['unquoted'], string[]][])
+      out[s] = [...new Set([...(out[s] ?? []), ...ids])];
+  return out;
 }
 
 function madeIds(claims: readonly SourceClaim[]): string[] {

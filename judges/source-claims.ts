@@ -36,6 +36,8 @@ export interface SourceReading {
   claims: SourceClaim[];
   /** Share of claims whose cue-read place (not_made included) differs from the classifier's. */
   disagreement: number | null;
+  /** Per section, claims the classifier marked present with a quote not in the text: read absent there. */
+  unquoted: Partial<Record<SourceSection, string[]>>;
 }
 
 const sections: readonly SourceSection[] = ['final_message', 'mid_transcript', 'tool_result'];
@@ -53,11 +55,13 @@ export async function readSourceClaims(
   const texts = sourceSections(sources);
   const read = new Map<SourceSection, Map<string, SurvivalMark>>();
   const errors: string[] = [];
+  const unquoted: Partial<Record<SourceSection, string[]>> = {};
   for (const s of sections) {
     if (!texts[s].trim() || c.assertions.length === 0) continue;
     const r = await classifyStage(call, c.id, c.assertions, c.reference, s, texts[s]);
     if (r.marks) read.set(s, r.marks);
     else errors.push(r.error!);
+    if (r.unquoted?.length) unquoted[s] = r.unquoted;
   }
   if (errors.length)
     throw new HarnessError(
@@ -81,7 +85,7 @@ export async function readSourceClaims(
     };
   });
   const differ = claims.filter((x) => x.location !== x.cues).length;
-  return { claims, disagreement: claims.length ? differ / claims.length : null };
+  return { claims, disagreement: claims.length ? differ / claims.length : null, unquoted };
 }
 
 /** The three sections' texts over every source (several sources: each part headed by its source). */

@@ -30,6 +30,8 @@ export interface DecidedSurvival {
   agreement: number | null;
   unscored: SurvivalStageName[];
   errors: string[];
+  /** Per stage, claims marked present whose quote is not in the text, read absent (only stages with any). */
+  unquoted: Partial<Record<SurvivalStageName, string[]>>;
 }
 
 export type ClassifyCall = (r: ModelRequestInput) => Promise<ModelResponse>;
@@ -44,9 +46,24 @@ export async function decideSurvival(
   const cues = survival(assertions, texts.payload, texts.answer);
   if (!call) {
     const results = cues.map((r) => ({ ...r, decidedBy: 'cues' as const }));
-    return { results, decidedBy: 'cues', disagreement: {}, agreement: null, unscored: [], errors: [] };
+    return {
+      results,
+      decidedBy: 'cues',
+      disagreement: {},
+      agreement: null,
+      unscored: [],
+      errors: [],
+      unquoted: {},
+    };
   }
-  const none = { results: [], decidedBy: 'classifier' as const, agreement: null, unscored: [], errors: [] };
+  const none = {
+    results: [],
+    decidedBy: 'classifier' as const,
+    agreement: null,
+    unscored: [],
+    errors: [],
+    unquoted: {},
+  };
   if (assertions.length === 0) return { ...none, disagreement: { payload: null, answer: null } };
   const read = {
     payload: await classifyStage(call, caseId, assertions, reference, 'payload', texts.payload),
@@ -70,6 +87,9 @@ export async function decideSurvival(
     agreement: compared ? 1 - differ / compared : null,
     unscored: stages.filter((s) => !read[s].marks),
     errors: stages.flatMap((s) => (read[s].error ? [read[s].error!] : [])),
+    unquoted: Object.fromEntries(
+      stages.filter((s) => read[s].unquoted?.length).map((s) => [s, read[s].unquoted!]),
+    ),
   };
 }
 

@@ -7,6 +7,7 @@ import type {
   SurvivalMark,
   ToolSpec,
 } from '../harness/core/index.ts';
+import { quoteFound } from './quotes.ts';
 import { fence } from '../harness/core/text/fence.ts';
 
 /**
@@ -106,33 +107,47 @@ export function classifyRequest(
 export interface ParsedMarks {
   marks: Map<string, SurvivalMark>;
   problems: string[];
+  /** Claims marked kept or overstated whose quote is not in the text: read as absent (see quoteFound). */
+  unquoted: string[];
 }
 
-/** A confident claim marked overstated is read as kept: the claim is present, and it had no qualifier to lose. */
-export function parseMarks(res: ModelResponse, assertions: readonly Assertion[]): ParsedMarks {
+/**
+ * A confident claim marked overstated is read as kept: the claim is present, and it had no qualifier to
+ * lose. Given the text, a kept or overstated mark must quote it (judges/quotes.ts): a mark whose quote
+ * is not in the text is not a reading of it, so the claim is read as absent and listed in `unquoted`.
+ */
+export function parseMarks(res: ModelResponse, assertions: readonly Assertion[], text?: string): ParsedMarks {
   const out = new Map<string, SurvivalMark>();
   const tool = res.toolCalls.find((t) => t.name === classifyName);
   const input = tool ? (typeof tool.input === 'string' ? safeJson(tool.input) : tool.input) : undefined;
   const list = (input as { marks?: unknown } | undefined)?.marks;
   if (!Array.isArray(list))
-    return { marks: out, problems: [tool ? 'marks is not an array' : `no ${classifyName} call`] };
+    return {
+      marks: out,
+      problems: [tool ? 'marks is not an array' : `no ${classifyName} call`],
+      unquoted: [],
+    };
   const kinds = new Map(assertions.map((a) => [a.id, a.kind]));
   const problems: string[] = [];
+  const unquoted = new Set<string>();
   list.forEach((raw, i) => {
-    const m = raw as { assertion_id?: unknown; mark?: unknown } | null;
+    const m = raw as { assertion_id?: unknown; mark?: unknown; quote?: unknown } | null;
     const id = m?.assertion_id;
     if (typeof id !== 'string' || !kinds.has(id)) return;
     if (!marks.includes(m!.mark as SurvivalMark))
       return void problems.push(`entry ${i} (${id}): mark must be one of ${marks.join(', ')}`);
     const mark = m!.mark as SurvivalMark;
     const prev = out.get(id);
-    const next = kinds.get(id) === 'confident' && mark === 'overstated' ? 'kept' : mark;
+    const read = kinds.get(id) === 'confident' && mark === 'overstated' ? 'kept' : mark;
+    const quoted = text === undefined || read === 'absent' || quoteFound(String(m!.quote ?? ''), text);
+    if (!quoted) unquoted.add(id);
+    const next = quoted ? read : 'absent';
     if (prev && prev !== next) problems.push(`${id}: marked twice, differently`);
     out.set(id, next);
   });
   for (const a of assertions)
     if (!out.has(a.id) && !problems.some((p) => p.includes(`(${a.id})`))) problems.push(`${a.id}: missing`);
-  return { marks: out, problems };
+  return { marks: out, problems, unquoted: [...unquoted] };
 }
 
 function safeJson(text: string): unknown {
@@ -146,9 +161,15 @@ function safeJson(text: string): unknown {
 export interface StageClassification {
   marks: Map<string, SurvivalMark> | null;
   error?: string;
+  /** Claims read absent because their mark's quote is not in the text, even after the retry. */
+  unquoted?: string[];
 }
 
-/** One stage: a call, one retry told what was wrong, then either every mark or none. */
+/**
+ * One stage: a call, one retry told what was wrong, then either every mark or none. A mark whose quote
+ * is not in the text is also told, in the same retry; if the retry fails outright, the first answer's
+ * marks stand when they were otherwise valid (with its unquoted claims read absent).
+ */
 export async function classifyStage(
   call: (r: ModelRequestInput) => Promise<ModelResponse>,
   caseId: string,
@@ -159,14 +180,16 @@ export async function classifyStage(
 ): Promise<StageClassification> {
   const request = classifyRequest(caseId, assertions, reference, stage, text);
   const first = await call(request);
-  const a = parseMarks(first, assertions);
-  if (a.problems.length === 0) return { marks: a.marks };
-  const second = await call({
-    ...request,
-    messages: [...request.messages, ...retryMessages(first, a.problems)],
-  });
-  const b = parseMarks(second, assertions);
-  if (b.problems.length === 0) return { marks: b.marks };
+  const a = parseMarks(first, assertions, text);
+  if (a.problems.length === 0 && a.unquoted.length === 0) return { marks: a.marks, unquoted: [] };
+  const told = [
+    ...a.problems,
+    ...a.unquoted.map((id) => `${id}: the quote is not in the text (quote it verbatim, or mark it absent)`),
+  ];
+  const second = await call({ ...request, messages: [...request.messages, ...retryMessages(first, told)] });
+  const b = parseMarks(second, assertions, text);
+  if (b.problems.length === 0) return { marks: b.marks, unquoted: b.unquoted };
+  if (a.problems.length === 0) return { marks: a.marks, unquoted: a.unquoted };
   return { marks: null, error: `classify (${stage}): ${b.problems.join('; ')}` };
 }
 

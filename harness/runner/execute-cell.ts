@@ -1,4 +1,5 @@
 import type {
+  CellDetail,
   ChatMessage,
   Handoff,
   ModelRequestInput,
@@ -76,6 +77,7 @@ export async function executeCell(cell: PlannedCell, env: CellEnv): Promise<Resu
     const detail = {
       ...judged.detail,
       ...(live?.reading ? { source_claims: live.reading.claims } : {}),
+      ...unquotedOf(judged.detail.survival_unquoted, live?.reading?.unquoted),
       system: handoff.system,
       seen: seenOf(handoff),
       answer: receiver.answer,
@@ -291,4 +293,13 @@ function baseRow(cell: PlannedCell, env: CellEnv): ResultRow {
     survival: { payload: {}, answer: {} },
     checks: [],
   };
+}
+
+/** The classifier's unquoted marks (read absent) of every stage, the source's sections beside the payload's and answer's. */
+function unquotedOf(
+  judged: CellDetail['survival_unquoted'],
+  made: CellDetail['survival_unquoted'] | undefined,
+): Pick<CellDetail, 'survival_unquoted'> {
+  const all = { ...made, ...judged };
+  return Object.keys(all).length ? { survival_unquoted: all } : {};
 }

@@ -12,6 +12,7 @@ import { canaryCase } from '../../judges/canary-case.ts';
 import { criterionIds } from '../../judges/criteria/index.ts';
 import { response, submitScores } from './support.ts';
 import { message } from '../strategies/golden.ts';
+import { fillQuotes } from '../support/fill-quotes.ts';
 
 /**
  * The judges' requests pinned word for word (issue 32): the criterion judge's prompt for the canary
@@ -42,7 +43,7 @@ function scripted(replies: ModelResponse[]) {
   const asked: ModelRequestInput[] = [];
   const call = async (r: ModelRequestInput) => {
     asked.push(r);
-    return replies.shift() ?? response([]);
+    return fillQuotes(replies.shift() ?? response([]), r);
   };
   return { call, asked };
 }
@@ -106,6 +107,7 @@ describe('survival decided by the classifier: the edges', () => {
       agreement: null,
       unscored: [],
       errors: [],
+      unquoted: {},
     });
   });
 
@@ -243,6 +245,7 @@ describe('the claims a live source made (source-claims)', () => {
     expect(await readSourceClaims(none.call, { ...c, assertions: [] }, [one])).toEqual({
       claims: [],
       disagreement: null,
+      unquoted: {},
     });
     expect(none.asked).toEqual([]);
     const failing = scripted([]);
@@ -304,6 +307,8 @@ describe('evidence quotes: what counts as in the answer', () => {
     ['three dots at the start', '...sandbox adapter'],
     ['three dots at the end', 'The sandbox adapter...'],
     ['whitespace around it', '  is "unclear"  '],
+    ['an ellipsis in the middle elides text: each part in order', 'Two merchants … sandbox adapter'],
+    ['curly apostrophes and dashes read as straight ones', 'Two merchants pin 2023‐10'],
   ])('kept as is: %s', async (_, q) => {
     expect(await quoted([q])).toEqual([q]);
   });
@@ -311,7 +316,9 @@ describe('evidence quotes: what counts as in the answer', () => {
   it.each([
     ['a word not in the answer', 'Three merchants pin'],
     ['an inner quote mark is not folded', 'is unclear'],
-    ['dots in the middle are not folded', 'Two merchants... pin'],
+    ['elided parts out of order', 'sandbox adapter... Two merchants'],
+    ['an empty quote', ''],
+    ['only an ellipsis', '…'],
   ])('marked: %s', async (_, q) => {
     expect(await quoted([q])).toEqual([`${notInAnswer}${q}`]);
   });

@@ -7,6 +7,7 @@ import { survival } from '../../judges/survival.ts';
 import { classifyWanted, judgeCell } from '../../judges/judge-cell.ts';
 import { canaryCase } from '../../judges/canary-case.ts';
 import { response, submitScores } from './support.ts';
+import { fillQuotes } from '../support/fill-quotes.ts';
 
 const c = canaryCase();
 const sim = createSimProvider({ judge: { malformed: 0, classifyMisread: 0, noise: 0 } });
@@ -30,6 +31,10 @@ const payload = [
 ].join('\n');
 const answer = 'Two merchants pin 2023-10 (m_0007, m_0013). The sandbox adapter uses the same version pin.';
 
+/** Every claim with the same mark and quote (a quote taken from the payload is in the payload's text). */
+const marksOf = (mark: string, quote: string) =>
+  ['a1', 'a2', 'a3'].map((assertion_id) => ({ assertion_id, mark, quote: quote.split('\n')[0] }));
+
 /** A classifier that answers each stage with the marks given for it, in call order (none: no tool call). */
 const scripted = (...stages: (Record<string, string> | null)[]) => {
   const asked: ModelRequestInput[] = [];
@@ -38,7 +43,7 @@ const scripted = (...stages: (Record<string, string> | null)[]) => {
     const m = stages.shift();
     if (!m) return response([]);
     const marks = Object.entries(m).map(([assertion_id, mark]) => ({ assertion_id, mark, quote: '' }));
-    return response([{ id: 't', name: 'classify_survival', input: { marks } }]);
+    return fillQuotes(response([{ id: 't', name: 'classify_survival', input: { marks } }]), r);
   };
   return { call, asked };
 };
@@ -238,6 +243,24 @@ describe('judgeCell: the classifier runs for every provider', () => {
     expect(out.fields.survival.answer).toMatchObject({ confident: 1, hedged: 1, assumption: 0 });
     expect(out.fields.survival_unscored).toEqual(['payload']);
     expect(out.detail.survival_llm_errors).toEqual(['classify (payload): no classify_survival call']);
+  });
+
+  it("a mark quoting words the answer does not hold: read absent, in the row's survival_unquoted", async () => {
+    const replies = [
+      response([{ id: 't', name: 'classify_survival', input: { marks: marksOf('kept', payload) } }]),
+      response([
+        { id: 't', name: 'classify_survival', input: { marks: marksOf('kept', 'words not there') } },
+      ]),
+      response([
+        { id: 't', name: 'classify_survival', input: { marks: marksOf('kept', 'still not there') } },
+      ]),
+    ];
+    const judge = async (r: ModelRequestInput) =>
+      r.purpose === 'judge' ? response([submitScores({ correctness: 4 })]) : replies.shift()!;
+    const out = await judgeCell(kase, handoff, answer, judge, { samples: 1, provider: 'anthropic' });
+    expect(out.fields.survival.answer).toEqual({ confident: 0, hedged: 0, assumption: 0, unresolved: null });
+    expect(out.detail.survival_unquoted).toEqual({ answer: ['a1', 'a2', 'a3'] });
+    expect(replies).toHaveLength(0);
   });
 
   it("judge.classify 'off': the cues decide and the row says so", async () => {

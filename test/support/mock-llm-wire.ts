@@ -83,7 +83,7 @@ function defaultClassify(body: any, schema: any): unknown {
       'm',
     ).exec(user)?.[1];
     const kept = statement !== undefined && text.includes(statement.toLowerCase());
-    return { assertion_id: id, mark: kept ? 'kept' : 'absent', quote: '' };
+    return { assertion_id: id, mark: kept ? 'kept' : 'absent', quote: kept ? statement : '' };
   });
   return { marks };
 }

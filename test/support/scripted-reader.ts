@@ -45,8 +45,13 @@ const sectionOf = (text: string) => /^The text \((.*)\):$/m.exec(text)?.[1] ?? '
 
 function answer(user: string, ids: string[], wordings: Wordings, log: ReaderLog[]) {
   log.push({ section: sectionOf(user), ids });
-  const marks = readMarks(fenced(user) ?? '', ids, wordings);
-  return { marks: ids.map((id) => ({ assertion_id: id, mark: marks[id], quote: '' })) };
+  const text = fenced(user) ?? '';
+  const marks = readMarks(text, ids, wordings);
+  const quote = (id: string) =>
+    marks[id] === 'absent'
+      ? ''
+      : (text.split('\n').find((l) => wordings[id]!.said.some((p) => l.toLowerCase().includes(p))) ?? '');
+  return { marks: ids.map((id) => ({ assertion_id: id, mark: marks[id], quote: quote(id) })) };
 }
 
 /** In process: a judge call that answers classify requests (and nothing else). */

@@ -241,6 +241,10 @@ export interface CellDetail {
   survival: SurvivalResult[];
   /** Why a survival classification stage is missing (malformed after its retry). */
   survival_llm_errors?: string[];
+  /** Per stage, the claims the classifier marked present with a quote not in the text, read absent. */
+  survival_unquoted?: Partial<
+    Record<SurvivalStageName | 'final_message' | 'mid_transcript' | 'tool_result', string[]>
+  >;
   /** Live mode: every labelled claim's "made by the source" reading (not-made ones included). */
   source_claims?: SourceClaim[];
   artifacts?: Record<string, unknown>;

@@ -19,8 +19,12 @@ import { readFenced, type SimJudgeOptions } from './judge.ts';
  *   one of the other two marks, keyed by (request seed, assertion id).
  *
  * A confident claim is never marked overstated. With probability `malformed` the tool call is
- * unparseable (the retry path). The harness runs this only when asked to: by default the LLM
- * classification runs with real judge providers, not with the sim.
+ * unparseable (the retry path). Each present mark quotes the line the reader found the claim on; a
+ * claim misread as present where the reader found nothing has no line to quote (its quote is empty),
+ * and the judges read a mark whose quote is not in the text as absent after one retry
+ * (judges/quotes.ts) — so of the misreads, only "present → absent" and "kept ↔ overstated" reach the
+ * results; that follows from the quote check, it is not a second rate. The classifier runs for every
+ * judge provider, the sim included, unless `judge.classify` is 'off'.
  */
 export function simClassify(req: ModelRequest, opts: SimJudgeOptions): ToolCall {
   const assertions = req.sim?.assertions ?? [];
