@@ -89,16 +89,7 @@ export function leadsOf(ctx: ActContext): Lead[] {
       push(1, { name: 'read_doc', input: { name: d } }, `The brief points at the document ${d}.`);
   // A coding world's agent lists the repository instead (act-code.ts, W1).
   if (out.length === 0 && !ctx.tools.has('list_files')) subjectLeads(ctx.brief, push);
-  if (![...ctx.tables.keys()].some((t) => words.has(t.toLowerCase())))
-    for (const table of describedTables(ctx.tables, words)) {
-      const cols = ctx.tables.get(table)!;
-      const [noun, column] = describedBy(table, cols, words);
-      push(
-        1,
-        wholeTable(table, cols),
-        `The brief's "${noun}" and "${column}" are ${table} and a column of it; reading it whole.`,
-      );
-    }
+  if (![...ctx.tables.keys()].some((t) => words.has(t.toLowerCase()))) describedTableLeads(ctx, words, push);
   const seen = seenPaths(ctx);
   for (const k of DOC_KINDS)
     if (words.has(k))
@@ -116,21 +107,22 @@ function wholeTable(table: string, cols: string[]): Lead['call'] {
 }
 
 /**
- * B7: the tables whose name shares a word with the brief and one of whose columns another word of it
- * names. Words are compared singular (a trailing `s` dropped), table and column names split on `_`,
- * and words under three letters ignored (`id`, `at`).
+ * B7: every table the query tool lists whose name shares a word with the brief and one of whose
+ * columns another word of it. Words are compared singular (a trailing `s` dropped), table and column
+ * names split on `_`, words under three letters ignored (`id`, `at`).
  */
-export function describedTables(tables: ReadonlyMap<string, string[]>, briefWords: Set<string>): string[] {
-  return [...tables].filter(([t, cols]) => describedBy(t, cols, briefWords).length >= 2).map(([t]) => t);
-}
-
-/** The brief's words (singular) that the table's name and then another that one of its columns names. */
-function describedBy(table: string, cols: string[], briefWords: Set<string>): string[] {
+function describedTableLeads(ctx: ActContext, briefWords: Set<string>, push: Push): void {
   const brief = new Set([...briefWords].map(singular).filter((w) => w.length >= 3));
-  const inName = parts(table).find((p) => brief.has(p));
-  if (!inName) return [];
-  const inColumn = cols.flatMap(parts).find((p) => p !== inName && brief.has(p));
-  return inColumn ? [inName, inColumn] : [];
+  for (const [table, cols] of ctx.tables) {
+    const inName = parts(table).find((p) => brief.has(p));
+    const inColumn = inName && cols.flatMap(parts).find((p) => p !== inName && brief.has(p));
+    if (inColumn)
+      push(
+        1,
+        wholeTable(table, cols),
+        `The brief's "${inName}" and "${inColumn}" are ${table} and a column of it; reading it whole.`,
+      );
+  }
 }
 
 function parts(name: string): string[] {
