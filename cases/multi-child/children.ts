@@ -119,7 +119,7 @@ function snapshotChild(sh: Shared, p: string, remarks: readonly MultiRemark[]): 
     {
       name: 'query_table',
       input: {
-        sql: `SELECT ${TABLE_COLUMNS.join(', ')} FROM analytics.merchant_config_snapshot ORDER BY merchant_id;`,
+        sql: `SELECT ${TABLE_COLUMNS.join(', ')} FROM merchant_config_snapshot ORDER BY merchant_id;`,
       },
       result: renderTable(TABLE_COLUMNS, rows(snapshot)),
     },
@@ -143,7 +143,7 @@ function snapshotChild(sh: Shared, p: string, remarks: readonly MultiRemark[]): 
     'Adapter findings:',
     found,
     caveats,
-    ['adapters/', 'analytics.merchant_config_snapshot', 'api_version uses'],
+    ['adapters/', 'merchant_config_snapshot', 'api_version uses'],
     notSearched,
   );
   return { transcript: s.build(`${p}-adapters`), assertions: [...found, ...caveats], notSearched };
@@ -154,9 +154,9 @@ function snapshotClaims({ t }: Shared, snapDirect: string[], fb: string, line: n
   const found = [
     conf(
       'c2-direct',
-      `${snapDirect.length} merchants pin 2023-10 according to analytics.merchant_config_snapshot: ${snapDirect.join(', ')}.`,
+      `${snapDirect.length} merchants pin 2023-10 according to merchant_config_snapshot: ${snapDirect.join(', ')}.`,
       [`${snapDirect.length} merchants`, 'merchant_config_snapshot'],
-      ['analytics.merchant_config_snapshot.api_version'],
+      ['merchant_config_snapshot.api_version'],
     ),
     conf(
       'c2-indirect',

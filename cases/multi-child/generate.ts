@@ -12,6 +12,7 @@ import { TABLE_COLUMNS, tableRows } from '../ledgerline/child.ts';
 import { SessionBuilder } from '../lib/session.ts';
 import { Random } from '../lib/random.ts';
 import { buildChildren, NONE_SEARCHED, type Shared } from './children.ts';
+import { rows } from './child-session.ts';
 import { multiNotes, noteAssertions } from './spread.ts';
 
 const TODAY = '2025-09-26';
@@ -50,9 +51,12 @@ function multiCase(seed: number, index: number) {
     reference: multiReference(w, t, upgraded, assertions),
     world: {
       files,
-      // The live table as the config child queried it (the adapters child's nightly snapshot is a
-      // warehouse table outside the world: its recorded result has no live counterpart).
-      tables: { merchant_config: { columns: TABLE_COLUMNS, rows: tableRows(w) } },
+      // The live table as the config child queried it, and last night's snapshot of it as the adapters
+      // child queried it (today's upgrades still show 2023-10 there).
+      tables: {
+        merchant_config: { columns: TABLE_COLUMNS, rows: tableRows(w) },
+        merchant_config_snapshot: { columns: TABLE_COLUMNS, rows: rows(snapshot) },
+      },
     },
     tags: [
       `fallback:${w.fallbackAdapter}`,

@@ -46,6 +46,7 @@ describe("each live child's credited claims", () => {
     const [suite] = await loadSuites(join(repoRoot, 'cases'), [{ id: 'multi-child' }]);
     let idle = 0;
     let credited = 0;
+    let snapshotCredits = 0;
     for (const r of rows) {
       const c = suite!.cases.find((x) => x.id === r.case_id)!;
       const children = childrenOf(r);
@@ -73,6 +74,19 @@ describe("each live child's credited claims", () => {
           );
           expect(sawAny, `${r.case_id} ${id}`).toBe(true);
         }
+        // A claim whose provenance is a table's column (the adapters child's stale count from
+        // merchant_config_snapshot) only to a child that queried that table.
+        for (const id of child.assertions)
+          for (const p of c.assertions.find((a) => a.id === id)!.provenance ?? []) {
+            const table = /^(\w+)\.\w+$/.exec(p)?.[1];
+            if (!table || !c.world?.tables?.[table]) continue;
+            const queried = child.calls.some(
+              (x) =>
+                x.name === 'query' && !x.isError && new RegExp(`\\bFROM\\s+"?${table}\\b`, 'i').test(x.input),
+            );
+            expect(queried, `${r.case_id} ${id}: ${p}`).toBe(true);
+            if (table === 'merchant_config_snapshot') snapshotCredits++;
+          }
       }
     }
     // The test means something: credited claims occur. Since the subject rule (act-leads.ts B6) every
@@ -81,5 +95,7 @@ describe("each live child's credited claims", () => {
     // with neither names nor risk words making no call).
     expect(idle).toBe(0);
     expect(credited).toBeGreaterThan(0);
+    // The snapshot is in the world and the adapters child's brief describes it (act-leads.ts B7).
+    expect(snapshotCredits).toBeGreaterThan(0);
   });
 });

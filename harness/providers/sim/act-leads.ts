@@ -19,6 +19,11 @@ import { readLines, searchLines, type ActContext } from './act-context.ts';
  *   → search_code for it in any case; the risk words it uses (fallback, default, …) → one search for
  *   them (tier 1). A brief with neither gives no lead, and the sim reports without a call. Not in a
  *   writable world, where the agent lists the repository first (act-code.ts, W1).
+ * - B7 only when B2 names no table: a table the brief's words describe — its name shares a word with
+ *   the brief and one of its columns another (singular or plural, names split on `_`: "which
+ *   merchants" ↔ merchant_config, "the adapters" ↔ its adapter column) → query it whole (tier 1);
+ *   every such table the query tool lists, in its order, after B6's searches. Only what the tool's
+ *   description lists is matched: names and columns, never rows.
  * From results:
  * - R1 a search line with a risk word (fallback, default, override, hardcoded) next to a term it is
  *   after, in a file under a directory the brief names (anywhere, if it names none) → read that file (tier 2);
@@ -76,11 +81,7 @@ export function leadsOf(ctx: ActContext): Lead[] {
   for (const t of terms) push(1, search(t), `${t} is named in the brief; finding every place it appears.`);
   for (const [table, cols] of ctx.tables)
     if (words.has(table.toLowerCase()))
-      push(
-        1,
-        { name: 'query', input: { sql: `SELECT * FROM ${table} ORDER BY ${cols[0]}` } },
-        `The brief names ${table}; reading it whole.`,
-      );
+      push(1, wholeTable(table, cols), `The brief names ${table}; reading it whole.`);
   for (const m of ctx.brief.matchAll(/\b[\w.-]+(?:\/[\w.-]+)+\.\w+\b/g))
     push(1, { name: 'read_file', input: { path: m[0] } }, `The brief names ${m[0]}.`);
   for (const d of ctx.docs)
@@ -88,6 +89,7 @@ export function leadsOf(ctx: ActContext): Lead[] {
       push(1, { name: 'read_doc', input: { name: d } }, `The brief points at the document ${d}.`);
   // A coding world's agent lists the repository instead (act-code.ts, W1).
   if (out.length === 0 && !ctx.tools.has('list_files')) subjectLeads(ctx.brief, push);
+  if (![...ctx.tables.keys()].some((t) => words.has(t.toLowerCase()))) describedTableLeads(ctx, words, push);
   const seen = seenPaths(ctx);
   for (const k of DOC_KINDS)
     if (words.has(k))
@@ -99,6 +101,41 @@ export function leadsOf(ctx: ActContext): Lead[] {
 }
 
 type Push = (tier: Lead['tier'], call: Lead['call'], why: string) => void;
+
+function wholeTable(table: string, cols: string[]): Lead['call'] {
+  return { name: 'query', input: { sql: `SELECT * FROM ${table} ORDER BY ${cols[0]}` } };
+}
+
+/**
+ * B7: every table the query tool lists whose name shares a word with the brief and one of whose
+ * columns another word of it. Words are compared singular (a trailing `s` dropped), table and column
+ * names split on `_`, words under three letters ignored (`id`, `at`).
+ */
+function describedTableLeads(ctx: ActContext, briefWords: Set<string>, push: Push): void {
+  const brief = new Set([...briefWords].map(singular).filter((w) => w.length >= 3));
+  for (const [table, cols] of ctx.tables) {
+    const inName = parts(table).find((p) => brief.has(p));
+    const inColumn = inName && cols.flatMap(parts).find((p) => p !== inName && brief.has(p));
+    if (inColumn)
+      push(
+        1,
+        wholeTable(table, cols),
+        `The brief's "${inName}" and "${inColumn}" are ${table} and a column of it; reading it whole.`,
+      );
+  }
+}
+
+function parts(name: string): string[] {
+  return name
+    .toLowerCase()
+    .split('_')
+    .map(singular)
+    .filter((p) => p.length >= 3);
+}
+
+function singular(w: string): string {
+  return w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w;
+}
 
 /** B6: a brief naming nothing exact is searched for its subject — its proper names, its risk words. */
 function subjectLeads(brief: string, push: Push): void {

@@ -56,7 +56,7 @@ const behaviours: Partial<Record<ModelRequest['purpose'], SimBehaviour>> = {
  * given request (a behaviour file, a matcher it uses, a default rate). It is part of the response-cache
  * key of every sim call, so answers of an older sim are never served to a newer one.
  */
-export const SIM_BEHAVIOUR_VERSION = 10;
+export const SIM_BEHAVIOUR_VERSION = 11;
 
 /**
  * What besides the request decides a sim answer, as a response-cache scope: the behaviour version,
