@@ -70,12 +70,12 @@ export {
   attachReturn,
   closePendingCall,
   replayable,
-  toChat,
   briefLength,
   simHintsOf,
   visibleSourceCalls,
 } from '../strategies/compose.ts';
 export { framings, type FramingName } from '../strategies/framing.ts';
+export { toChat } from './core/transcript/chat.ts';
 
 // Rendering transcripts, narrating trails, retention
 export {

@@ -9,6 +9,9 @@ import type {
 } from '../harness/core/index.ts';
 import { narrateCall } from './narrate.ts';
 import { fence } from '../harness/core/text/fence.ts';
+import { toChat } from '../harness/core/transcript/chat.ts';
+
+export { toChat };
 
 /**
  * A session's messages as chat messages a model API accepts: a call that never got a result (the agent
@@ -58,18 +61,6 @@ export function replayable(messages: readonly Message[]): ChatMessage[] {
 /** The receiver's own history before the handoff (the parent's window for a return), as chat messages. */
 export function receiverHistory(ctx: StrategyContext): ChatMessage[] {
   return (ctx.case.receiverHistory?.messages ?? []).map(toChat);
-}
-
-/**
- * A message as chat: only its role, text, tool calls and tool results (agent names, compaction flags and
- * other source fields dropped).
- */
-export function toChat(m: ChatMessage): ChatMessage {
-  const out: Draft<ChatMessage> = { role: m.role };
-  if (m.text !== undefined) out.text = m.text;
-  if (m.toolCalls) out.toolCalls = m.toolCalls;
-  if (m.toolResults) out.toolResults = m.toolResults;
-  return out;
 }
 
 /**

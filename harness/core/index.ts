@@ -28,4 +28,5 @@ export * from './tokenizer/rank-table.ts';
 export * from './tokens.ts';
 export * from './transcript/session-shape.ts';
 export * from './transcript/view.ts';
+export * from './transcript/chat.ts';
 export * from './transcript/budget.ts';

@@ -1,4 +1,5 @@
 import type { Case, ChatMessage } from '../core/index.ts';
+import { toChat } from '../core/transcript/chat.ts';
 
 /**
  * `--live-inline prefix` (docs/live.md#inline-inside-the-parents-window): the parent's window as it
@@ -9,12 +10,7 @@ import type { Case, ChatMessage } from '../core/index.ts';
  * case whose receiver has no history of its own.
  */
 export function parentPrefix(c: Pick<Case, 'receiverHistory'>): ChatMessage[] {
-  const history: ChatMessage[] = (c.receiverHistory?.messages ?? []).map((m) => ({
-    role: m.role,
-    ...(m.text !== undefined ? { text: m.text } : {}),
-    ...(m.toolCalls ? { toolCalls: m.toolCalls } : {}),
-    ...(m.toolResults ? { toolResults: m.toolResults } : {}),
-  }));
+  const history: ChatMessage[] = (c.receiverHistory?.messages ?? []).map(toChat);
   const last = history[history.length - 1];
   if (!last || last.role !== 'assistant' || !last.toolCalls?.length) return history;
   const { toolCalls: _pending, ...rest } = last;

@@ -6,7 +6,7 @@ import { argsText, createIdMap, normalizeMessages, numericSeed, parseArguments }
  * request. It is in the provider's response-cache scope, with the wire options, so a new mapping never
  * replays answers to the old one.
  */
-export const OPENAI_WIRE_VERSION = 1;
+export const OPENAI_WIRE_VERSION = 2;
 
 /** The Chat Completions request body we send (a structural subset of the SDK's params). */
 export interface OpenAIBody {
@@ -44,6 +44,10 @@ export interface OpenAIWireOptions {
  * ModelRequest → Chat Completions body. System-role narration lines stay system messages in place;
  * tool results become `tool` messages, which must directly follow the assistant message that made the
  * calls, so within a run of messages after such an assistant message the tool messages come first.
+ * A run of user text is one user message (joined by a blank line): Chat Completions itself accepts
+ * two in a row, but OpenAI-compatible servers whose chat template wants strictly alternating roles
+ * (vLLM, llama.cpp) answer 400 "Conversation roles must alternate" — and the Messages API merges
+ * such a run into one turn too (docs/decisions.md, 2026-12-03).
  */
 export function toOpenAIBody(req: ModelRequest, opts: OpenAIWireOptions): OpenAIBody {
   const callId = createIdMap(40);
@@ -75,7 +79,7 @@ export function toOpenAIBody(req: ModelRequest, opts: OpenAIWireOptions): OpenAI
       messages.splice(toolsAt, 0, ...results);
       toolsAt += results.length;
     }
-    if (m.text) messages.push({ role: m.role === 'system' ? 'system' : 'user', content: m.text });
+    if (m.text) pushText(messages, m.role === 'system' ? 'system' : 'user', m.text);
   }
   const body: OpenAIBody = { model: req.model, messages, [opts.tokenField]: req.maxTokens };
   if (req.temperature !== undefined) body.temperature = req.temperature;
@@ -89,6 +93,13 @@ export function toOpenAIBody(req: ModelRequest, opts: OpenAIWireOptions): OpenAI
     if (req.toolChoice) body.tool_choice = toolChoiceOf(req.toolChoice, toolName);
   }
   return body;
+}
+
+/** A user text right after a user message joins it; anything else is a message of its own. */
+function pushText(messages: OpenAIMessage[], role: 'system' | 'user', text: string): void {
+  const last = messages[messages.length - 1];
+  if (role === 'user' && last?.role === 'user') last.content = `${last.content}\n\n${text}`;
+  else messages.push({ role, content: text });
 }
 
 function toolChoiceOf(choice: ToolChoice, toolName: (s: string) => string): OpenAIBody['tool_choice'] {

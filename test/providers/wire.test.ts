@@ -201,6 +201,22 @@ describe('tool pairing both formats need', () => {
     expect(out[1]!.toolCalls?.map((c) => c.id)).toEqual(['a', 'b']);
     expect(out[2]!.toolResults).toHaveLength(2);
   });
+
+  it('sends a run of user text as one turn in both formats (strict servers want alternating roles)', () => {
+    const messages: ChatMessage[] = [
+      { role: 'user', text: 'go' },
+      { role: 'assistant', toolCalls: [{ id: 'a', name: 't', input: {} }] },
+      { role: 'user', toolResults: [{ callId: 'a', content: 'A' }] },
+      { role: 'user', text: 'the parent follow-up' },
+      { role: 'user', text: 'the research brief' },
+    ];
+    const o = openai(req(messages));
+    expect(o.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user']);
+    expect(o.messages[3]).toEqual({ role: 'user', content: 'the parent follow-up\n\nthe research brief' });
+    const a = toAnthropicBody(req(messages));
+    expect(a.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(a.messages[2]!.content.map((b) => b.type)).toEqual(['tool_result', 'text', 'text']);
+  });
 });
 
 describe(`every imported transcript maps onto both wire formats (${sharedLabel})`, () => {
