@@ -92,7 +92,8 @@ describe('preflight', () => {
         listModels: lists(many.slice(0, 5)),
       },
     );
-    expect(exactlyFive.problems[0]).toMatch(/; listed: gpt-3\.5, gpt-4\.1, gpt-4o, gpt-4o-mini, gpt-5, …$/);
+    // Exactly five: all of them, no "…" (it said "…" with nothing left out before).
+    expect(exactlyFive.problems[0]).toMatch(/; listed: gpt-3\.5, gpt-4\.1, gpt-4o, gpt-4o-mini, gpt-5$/);
     const four = await preflight(cfg({ provider: 'openai', models: { large: { openai: 'gpt-4q' } } }), {
       listModels: lists(many.slice(0, 4)),
     });
