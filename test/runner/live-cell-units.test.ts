@@ -2,11 +2,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ModelResponse, Suite } from '../../harness/core/index.ts';
+import type { ModelResponse, Provider, Suite } from '../../harness/core/index.ts';
 import { loadSuites } from '../../cases/load.ts';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
 import { planCells } from '../../harness/runner/plan.ts';
 import { callMatches, prepareLive } from '../../harness/runner/live-cell.ts';
+import { executeCell } from '../../harness/runner/execute-cell.ts';
+import { createCallPath } from '../../harness/calls/call-path.ts';
+import { createProviders } from '../../harness/providers/index.ts';
 import { repoRoot } from '../support/cli.ts';
 import { scriptedClassifier, type Wordings } from '../support/scripted-reader.ts';
 
@@ -138,5 +141,45 @@ describe('callMatches', () => {
     expect(
       callMatches({ name: 'spawn', input: { o: { a: 1 } } }, { name: 'spawn', input: { o: { a: 1 } } }),
     ).toBe(true);
+  });
+});
+
+describe('a live cell through executeCell', () => {
+  it('the row carries the live columns, the "made" stage’s disagreement first, and the source’s claims', async () => {
+    const config = resolveConfig({ reps: 1, cache: false }, { mode: 'live' });
+    const cell = planCells([suite], config).find((c) => c.arm === 'inline')!;
+    const providers = await createProviders(config);
+    const sim = providers.sim!;
+    const classify = scriptedClassifier(wordings);
+    let turn = 0;
+    const scripted: Provider = {
+      ...sim,
+      generate: async (r, o) => {
+        if (r.purpose === 'classify') return classify(r);
+        if (r.purpose === 'act')
+          return turn++ === 0
+            ? reply('Reading.', [
+                { id: 'q1', name: 'query', input: { sql: 'SELECT * FROM merchant_config' } },
+              ])
+            : reply('Two merchants pin 2023-10 (m_0007, m_0013).');
+        return sim.generate(r, o);
+      },
+    };
+    const calls = createCallPath({
+      config,
+      providers: { sim: scripted },
+      cache: null,
+      runId: 'r',
+      onCall: () => {},
+    });
+    const row = await executeCell(cell, { config, calls, runId: 'r', harnessVersion: 't' });
+    expect(row.status, row.error ?? '').toBe('ok');
+    expect(row).toMatchObject({ source_mode: 'live', source_tool_calls: 1, source_loop_turns: 2 });
+    const disagreement = row.survival_disagreement as Record<string, number | null>;
+    expect(Object.keys(disagreement)[0]).toBe('made');
+    expect(disagreement.made).toBe(0);
+    const claims = (row.detail as { source_claims: { assertionId: string }[] }).source_claims;
+    expect(claims.map((c) => c.assertionId).sort()).toEqual(['a1', 'a2', 'a3']);
+    expect((row.detail!.artifacts as { live: unknown[] }).live).toHaveLength(1);
   });
 });
