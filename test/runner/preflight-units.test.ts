@@ -106,6 +106,31 @@ describe('preflight', () => {
     ]);
   });
 
+  it('a reporter object is not a name to check', async () => {
+    const r = await preflight(cfg({ reporters: ['md', { onRow: () => {} }] as UserConfig['reporters'] }));
+    expect(r.problems).toEqual([]);
+  });
+
+  it('three providers are checked in name order, whatever order the roles name them in', async () => {
+    const asked: string[] = [];
+    await preflight(cfg({ provider: { default: 'sim', receiver: 'openai', judge: 'anthropic' } }), {
+      listModels: async (provider) => {
+        asked.push(provider);
+        return { skipped: 'offline' };
+      },
+    });
+    expect(asked).toEqual(['anthropic', 'openai']);
+    const notes = (
+      await preflight(cfg({ provider: { source: 'anthropic', default: 'openai', judge: 'sim' } }), {
+        listModels: async (provider) => ({ skipped: `${provider} offline` }),
+      })
+    ).notes;
+    expect(notes).toEqual([
+      'model ids at anthropic not checked: anthropic offline',
+      'model ids at openai not checked: openai offline',
+    ]);
+  });
+
   it('several providers: each checked once, in name order; a listing problem is a problem', async () => {
     const asked: string[] = [];
     const r = await preflight(
@@ -144,6 +169,54 @@ describe('listVendorModels', () => {
     expect(await listVendorModels('anthropic', cfg())).toEqual({
       skipped: 'no ANTHROPIC_API_KEY in the environment',
     });
+  });
+
+  /** A 127.0.0.1 server answering one vendor's list route only: GET /models (OpenAI's) or GET /v1/models (Anthropic's). */
+  async function listingServer(ids: string[], vendor: 'openai' | 'anthropic') {
+    const server: Server = createServer((req, res) => {
+      const data = ids.map((id) => ({ id, object: 'model', type: 'model' }));
+      const route = vendor === 'anthropic' ? '/v1/models' : '/models';
+      res.writeHead(req.url?.split('?')[0] === route ? 200 : 404, { 'content-type': 'application/json' });
+      if (req.url?.split('?')[0] !== route)
+        res.end(JSON.stringify({ error: { message: `no route ${req.url}` } }));
+      else if (vendor === 'anthropic')
+        res.end(JSON.stringify({ data, has_more: false, first_id: ids[0], last_id: ids.at(-1) }));
+      else res.end(JSON.stringify({ object: 'list', data }));
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const at = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    return { at, close: () => new Promise((ok) => server.close(ok)) };
+  }
+
+  it('anthropic is listed with its own client (GET /v1/models, x-api-key)', async () => {
+    const s = await listingServer(['claude-a', 'claude-b'], 'anthropic');
+    try {
+      vi.stubEnv('ANTHROPIC_API_KEY', 'sk-ant-test-1');
+      vi.stubEnv('ANTHROPIC_BASE_URL', '');
+      const config = cfg({ provider: 'anthropic', providers: { anthropic: { baseURL: s.at } } });
+      expect(await listVendorModels('anthropic', config)).toEqual({
+        ids: new Set(['claude-a', 'claude-b']),
+        at: s.at,
+      });
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('stops reading a list past 50,000 ids', async () => {
+    const s = await listingServer(
+      Array.from({ length: 50_003 }, (_, i) => `m-${i}`),
+      'openai',
+    );
+    try {
+      vi.stubEnv('OPENAI_API_KEY', 'sk-test-2');
+      vi.stubEnv('OPENAI_BASE_URL', '');
+      const config = cfg({ provider: 'openai', providers: { openai: { baseURL: s.at } } });
+      const r = await listVendorModels('openai', config);
+      expect('ids' in r && r.ids.size).toBe(50_001);
+    } finally {
+      await s.close();
+    }
   });
 
   it('a 403 is a problem with the key masked; a 404 is a note with the first line of the error', async () => {
