@@ -169,6 +169,40 @@ describe('openResume', () => {
     expect(current.seed).toBe(1); // the current config is not changed
   });
 
+  it('every plan field is taken from the run and named when it differs, in a fixed order', () => {
+    const planFields = [
+      'suites',
+      'arms',
+      'cases',
+      'reps',
+      'seed',
+      'provider',
+      'models',
+      'judge',
+      'budgetTokens',
+      'mode',
+      'modeForced',
+      'sourceToolBudget',
+      'liveInline',
+      'livePrompts',
+      'source',
+      'sim',
+      'prices',
+      'shard',
+    ];
+    const stored: Record<string, unknown> = { runId: 'all', concurrency: 77, cache: { enabled: true } };
+    for (const f of planFields) stored[f] = { from: f };
+    const current = cfg();
+    const r = openResume(runDir(stored), current);
+    expect(r.differs).toEqual(planFields);
+    for (const f of planFields)
+      expect((r.config as unknown as Record<string, unknown>)[f]).toEqual({ from: f });
+    expect(r.config.concurrency).toBe(current.concurrency);
+    expect(r.config.cache).toEqual(current.cache);
+    const same = openResume(runDir({ runId: 'same', seed: current.seed, reps: current.reps }), current);
+    expect(same.differs).toEqual([]);
+  });
+
   it('the resolved cases folder when it still exists, else the recorded one; batch once batch always', () => {
     const cases = temp();
     const there = openResume(
