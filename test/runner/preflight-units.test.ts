@@ -56,6 +56,10 @@ describe('preflight', () => {
   it('a config without a file is named "config"', async () => {
     const r = await preflight({ ...cfg(), configFile: null, casesDir: 'test/fixtures/no-such' });
     expect(r.problems).toEqual(['config: casesDir: no such folder "test/fixtures/no-such"']);
+    const model = await preflight({ ...cfg({ models: { large: { sim: 'sim-huge' } } }), configFile: null });
+    expect(model.problems).toEqual([
+      'config: models.large.sim: unknown sim model "sim-huge"; valid: sim-small, sim-large, sim-judge',
+    ]);
   });
 
   it('an alias with no id at its provider: once, however many cells and roles use it', async () => {
