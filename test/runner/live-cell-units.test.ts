@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ModelResponse, Provider, Suite } from '../../harness/core/index.ts';
@@ -181,5 +181,34 @@ describe('a live cell through executeCell', () => {
     const claims = (row.detail as { source_claims: { assertionId: string }[] }).source_claims;
     expect(claims.map((c) => c.assertionId).sort()).toEqual(['a1', 'a2', 'a3']);
     expect((row.detail!.artifacts as { live: unknown[] }).live).toHaveLength(1);
+  });
+
+  it('a cell that fails after its source ran is an error row, and its world is removed', async () => {
+    const config = resolveConfig({ reps: 1, cache: false }, { mode: 'live' });
+    const cell = planCells([suite], config).find((c) => c.arm === 'inline')!;
+    const providers = await createProviders(config);
+    const sim = providers.sim!;
+    const classify = scriptedClassifier(wordings);
+    const failing: Provider = {
+      ...sim,
+      generate: async (r, o) => {
+        if (r.purpose === 'classify') return classify(r);
+        if (r.purpose === 'act') return reply('Two merchants pin 2023-10 (m_0007, m_0013).');
+        if (r.purpose === 'answer') throw new Error('receiver down');
+        return sim.generate(r, o);
+      },
+    };
+    const worlds = () => readdirSync(tmpdir()).filter((d) => d.startsWith('handoff-world-')).length;
+    const before = worlds();
+    const calls = createCallPath({
+      config,
+      providers: { sim: failing },
+      cache: null,
+      runId: 'r',
+      onCall: () => {},
+    });
+    const row = await executeCell(cell, { config, calls, runId: 'r', harnessVersion: 't' });
+    expect(row).toMatchObject({ status: 'error', error: 'Error: receiver down' });
+    expect(worlds()).toBe(before);
   });
 });
