@@ -132,9 +132,7 @@ async function checkModels(
 /** A few listed ids that share the unknown id's first word: what the user probably meant. */
 function near(model: string, ids: ReadonlySet<string>): string {
   const stem = model.split(/[-.:/]/)[0]!;
-  const close = [...ids]
-    .filter((id) => id.startsWith(stem))
-    .sort()
-    .slice(0, 5);
-  return close.length ? `; listed: ${close.join(', ')}${close.length === 5 ? ', …' : ''}` : '';
+  const close = [...ids].filter((id) => id.startsWith(stem)).sort();
+  if (close.length === 0) return '';
+  return `; listed: ${close.slice(0, 5).join(', ')}${close.length > 5 ? ', …' : ''}`;
 }
