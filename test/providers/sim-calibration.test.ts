@@ -85,7 +85,7 @@ describe('sim calibration: ledgerline under default, neutral, context-free and c
         summaryLosesHedges: true,
         // With the classifier deciding (issue 26) and no context effects, transcript, contract and inline
         // each overstate in 5/93 runs — the classifier's own misreads — so transcript > contract needs
-        // the position effect and the fitted rates together (summary 18/93 still the most).
+        // the position effect and the fitted rates together (summary 14/93 still the most).
         overstatedSummaryTranscriptContract: false,
       },
       combined: {
