@@ -101,7 +101,19 @@ function liveTable(suite: SuiteSummary, full: boolean): string[] {
     align(`l${'r'.repeat(headers.length - 1)}`),
     ...liveRows(suite, full, armLabel).map(row),
     '',
+    ...ownSourceLine(suite),
     ...liveInlineLine(suite),
+  ];
+}
+
+/** `--source`: whose session the live columns were read from, and which column is not the agent's. */
+function ownSourceLine(suite: SuiteSummary): string[] {
+  const ran = liveArms(suite).filter((a) => a.live!.sourceCells > 0);
+  const name = ran[0]?.live!.ownSource;
+  if (!name || !ran.every((a) => a.live!.ownSource === name)) return [];
+  return [
+    `Source: your own agent \`${name}\` (\`--source\`), run once per cell over the case's world: tool calls, budget exhausted and latency are read from its session; source output tokens are the strategy's own source-role calls, not the agent's (its usage is not seen).`,
+    '',
   ];
 }
 

@@ -66,6 +66,7 @@ export function defineSource(
   return typeof run === 'function' ? { ...options, run } : run;
 }
 
+const placeholders = new Set(['world', 'brief', 'out', 'budget']);
 const commandFields = new Set(['command', 'format', 'timeoutMs', 'env', 'version', 'cwd']);
 const functionFields = new Set(['run', 'format', 'timeoutMs', 'version']);
 
@@ -131,6 +132,16 @@ function commandOf(s: Record<string, unknown>, at: string, fail: Fail, baseDir: 
   if (!Array.isArray(argv) || argv.length === 0 || argv.some((a) => typeof a !== 'string'))
     fail(`${at}.command`, 'must be a non-empty array of strings (argv, run without a shell)', argv);
   if ((argv as string[])[0] === '') fail(`${at}.command[0]`, 'must name the program to run', argv);
+  // A placeholder typo ({wrold}) would reach the agent as literal text: it would run without its world.
+  (argv as string[]).forEach((a, i) => {
+    const unknown = [...a.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].find((m) => !placeholders.has(m[1]!));
+    if (unknown)
+      fail(
+        `${at}.command[${i}]`,
+        `unknown placeholder ${unknown[0]}; valid: ${[...placeholders].map((p) => `{${p}}`).join(', ')}`,
+        a,
+      );
+  });
   if (!(argv as string[]).some((a) => a.includes('{out}')))
     fail(`${at}.command`, 'must pass {out} (where the agent writes its session)', argv);
   const env = s.env ?? {};

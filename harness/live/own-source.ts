@@ -48,6 +48,13 @@ export interface OwnSourceInput {
 /** Stderr kept per run (the tail is what an error row shows). */
 const STDERR_KEEP = 16_384;
 const TAIL_LINES = 8;
+/**
+ * The largest `{out}` imported: the largest real session in ../shared/transcripts is 0.8 MB; a 50 MB
+ * one kept a run busy for minutes and gigabytes while the strategies rendered it (issue 29 probe).
+ */
+export const MAX_SESSION_BYTES = 16 * 1024 * 1024;
+/** A declared env value at least this long is redacted from an error's stderr tail. */
+const REDACT_MIN = 8;
 /** After SIGTERM to the group, SIGKILL this much later. */
 const KILL_GRACE_MS = 2_000;
 
@@ -231,9 +238,18 @@ async function runFunction(
 function importSession(src: ResolvedSource, out: string, stderr: string, where: string) {
   if (!existsSync(out) || (statSync(out).isFile() && statSync(out).size === 0))
     throw failure(src, where, 'wrote nothing to {out}', stderr);
+  const size = statSync(out).size;
+  if (size > MAX_SESSION_BYTES)
+    throw failure(
+      src,
+      where,
+      `wrote ${size} bytes to {out}; the limit is ${MAX_SESSION_BYTES / 2 ** 20} MB`,
+      stderr,
+    );
+  let imported: { transcript: Transcript; format: string };
   try {
     const { transcript, stats } = importTranscript(out, { from: src.format });
-    return { transcript, format: stats.format };
+    imported = { transcript, format: stats.format };
   } catch (err) {
     const detail = err instanceof HarnessError ? err.message.replace(out, '{out}') : String(err);
     throw failure(
@@ -244,6 +260,16 @@ function importSession(src: ResolvedSource, out: string, stderr: string, where: 
       err,
     );
   }
+  // Checked before caching: a failure is never cached. Leading user messages are the brief, so any
+  // assistant message comes after it.
+  if (!imported.transcript.messages.some((m) => m.role === 'assistant'))
+    throw failure(
+      src,
+      where,
+      `its session (${imported.format}) holds no assistant message after the brief`,
+      stderr,
+    );
+  return imported;
 }
 
 function failure(
@@ -253,7 +279,7 @@ function failure(
   stderr: string,
   cause?: unknown,
 ): SourceRunError {
-  const tail = stderrTail(stderr);
+  const tail = stderrTail(redact(stderr, src));
   return new SourceRunError(
     `source "${src.name}" (${where}): ${what}${tail ? `; stderr: ${tail}` : '; stderr: (empty)'}`,
     cause === undefined ? undefined : { cause },
@@ -267,4 +293,15 @@ export function stderrTail(stderr: string): string {
     .map((l) => l.trimEnd())
     .filter((l) => l.trim() !== '');
   return lines.slice(-TAIL_LINES).join(' ⏎ ').slice(-1_000);
+}
+
+/** Declared env values (the harness's own, passed with `true`, and literal ones) never reach a row. */
+function redact(stderr: string, src: ResolvedSource): string {
+  if (src.kind !== 'command') return stderr;
+  let text = stderr;
+  for (const [k, v] of Object.entries(src.env)) {
+    const value = v === true ? process.env[k] : v;
+    if (value && value.length >= REDACT_MIN) text = text.split(value).join(`[env ${k}]`);
+  }
+  return text;
 }

@@ -38,8 +38,8 @@ export interface LiveSummary {
   orchestration: { cells: number; n: number; rate: number | null } | null;
   /** Labelled assertions the live sources made, of those labelled. */
   assertions: { made: number; labelled: number };
-  /** Every source cell's source was the user's own agent (`--source`). */
-  ownSource?: true;
+  /** Every source cell's source was the user's own agent (`--source`): its name. */
+  ownSource?: string;
   /** `--live-inline prefix`: this (inline) arm's research ran inside the parent's window, paying its prefill. */
   inlinePrefix?: true;
   /** The source's own work vs the baseline arm's, paired (absent for the baseline arm itself). */

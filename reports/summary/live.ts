@@ -59,7 +59,7 @@ export function liveSummary(
       labelled: src.reduce((n, r) => n + (r.source_assertions_labelled ?? 0), 0),
     },
     ...(src.some(inParentWindow) ? { inlinePrefix: true } : {}),
-    ...(src.length && src.every(ownSource) ? { ownSource: true } : {}),
+    ...(src.length && src.every(ownSource) ? { ownSource: ownSourceName(src) } : {}),
   };
 }
 
@@ -70,6 +70,13 @@ function inParentWindow(r: ResultRow): boolean {
 
 function median(xs: number[]): number | null {
   return xs.length ? quantileSorted(xs, 0.5) : null;
+}
+
+function ownSourceName(rows: readonly ResultRow[]): string {
+  const names = rows.flatMap((r) =>
+    (r.detail!.artifacts as { live: { ownSource: string }[] }).live.map((l) => l.ownSource),
+  );
+  return [...new Set(names)].join(', ');
 }
 
 function ownSource(r: ResultRow): boolean {

@@ -177,3 +177,36 @@ describe('special-token text', () => {
     expect(countTokens('a transcript that quotes <|endoftext|> and <|im_start|>')).toBeGreaterThan(8);
   });
 });
+
+describe('long pieces (issue 29 probe: an own agent wrote a 50 MB run of one letter)', () => {
+  // A piece longer than 256 bytes is merged with a heap, not the quadratic scan: the counts must stay
+  // gpt-tokenizer's, ties (leftmost first) included.
+  const rnd = (seed: number) => () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  it.each([
+    ['one letter', 'A'.repeat(3000)],
+    ['lowercase run', 'a'.repeat(257)],
+    [
+      'base64-like',
+      Array.from(
+        { length: 4000 },
+        (
+          (r) => () =>
+            'abcdefghijklmnopqrstuvwxyz0123456789+/'[Math.floor(r() * 38)]!
+        )(rnd(7)),
+      ).join(''),
+    ],
+    [
+      'mixed letters',
+      Array.from(
+        { length: 5000 },
+        (
+          (r) => () =>
+            'aAbBeEtTsS'[Math.floor(r() * 10)]!
+        )(rnd(3)),
+      ).join(''),
+    ],
+    ['accented', 'é'.repeat(600) + 'ñandú'.repeat(200)],
+  ])('%s: the same count as gpt-tokenizer', (_, text) => {
+    expect(countTokens(text)).toBe(packageCount(text));
+  });
+});

@@ -49,6 +49,16 @@ describe('sources in the config', () => {
     ],
     [{ mine: { command: ['node', '{out}'], version: 2 } }, 'sources.mine.version', /non-empty string/],
     [{ mine: { command: ['node', '{out}'], shell: true } }, 'sources.mine.shell', /unknown field/],
+    [
+      { mine: { command: ['node', 'a.mjs', '{wrold}', '{out}'] } },
+      'sources.mine.command[2]',
+      /unknown placeholder \{wrold\}; valid: \{world\}, \{brief\}, \{out\}, \{budget\}/,
+    ],
+    [
+      { mine: { command: ['node', '--out={Out}', '{out}'] } },
+      'sources.mine.command[1]',
+      /unknown placeholder \{Out\}/,
+    ],
     [{ mine: { run: 'x' } }, 'sources.mine.run', /must be a function/],
     [{ mine: 'node agent.mjs' }, 'sources.mine', /must be \{ command/],
     [['node'], 'sources', /must be an object/],

@@ -84,6 +84,11 @@ describe('run --mode live --source <your agent> on the shipped ledgerline suite'
     expect(fm.detail!.seen).toContain(reportOf(plain));
     // The report does not call an own agent the sim's tool policy.
     expect(r.stdout).not.toContain('seeded tool policy');
+    // …and says whose session the live columns were read from, and which column is not the agent's.
+    expect(r.stdout).toContain('Source: your own agent `example-agent`');
+    expect(r.stdout).toMatch(
+      /source output tokens are the strategy's own source-role calls, not the agent's/,
+    );
     // Same world, brief, command and version: the re-run imports the kept sessions, the agent does not run.
     const again = await runLive(dir, 'example-agent');
     expect(again.code, again.stderr).toBe(0);

@@ -27,6 +27,7 @@ export const O200K_SPLIT = new RegExp(
  */
 function mergedCount(t: RankTable, buf: Uint8Array, len: number): number {
   if (len <= 1) return len;
+  if (len > LONG_PIECE) return mergedCountLong(t, buf, len);
   const starts: number[] = [];
   const ranks: number[] = [];
   const pairRank = (i: number): number =>
@@ -49,6 +50,81 @@ function mergedCount(t: RankTable, buf: Uint8Array, len: number): number {
     if (at > 0) ranks[at - 1] = pairRank(at - 1);
   }
   return starts.length - 1;
+}
+
+/**
+ * Past this many bytes a piece is merged with a heap (mergedCountLong): the scan above is quadratic, and
+ * one 60 KB run with no space or punctuation (an own agent's base64 blob, issue 29's probe) took 8 s.
+ */
+const LONG_PIECE = 256;
+
+/**
+ * mergedCount's result in O(n log n): the same merges in the same order — lowest rank first, leftmost
+ * (smallest start) on ties — over a linked list of parts, with a min-heap of (rank, start) pairs whose
+ * stale entries (a part merged away or re-ranked since) are skipped when they surface.
+ */
+export function mergedCountLong(t: RankTable, buf: Uint8Array, len: number): number {
+  const next = new Int32Array(len + 1);
+  const prev = new Int32Array(len + 1);
+  const rank = new Float64Array(len);
+  for (let i = 0; i <= len; i++) {
+    next[i] = i + 1;
+    prev[i] = i - 1;
+  }
+  const heap: number[] = []; // pairs of (rank, start), flattened
+  const less = (a: number, b: number) =>
+    heap[a]! < heap[b]! || (heap[a] === heap[b] && heap[a + 1]! < heap[b + 1]!);
+  const swap = (a: number, b: number) => {
+    [heap[a], heap[b], heap[a + 1], heap[b + 1]] = [heap[b]!, heap[a]!, heap[b + 1]!, heap[a + 1]!];
+  };
+  const push = (r: number, start: number) => {
+    heap.push(r, start);
+    for (let i = heap.length - 2; i > 0;) {
+      const parent = ((i / 2 - 1) >> 1) * 2;
+      if (!less(i, parent)) break;
+      swap(i, parent);
+      i = parent;
+    }
+  };
+  const pop = () => {
+    const top = [heap[0]!, heap[1]!];
+    const lastStart = heap.pop()!;
+    const lastRank = heap.pop()!;
+    if (heap.length) {
+      heap[0] = lastRank;
+      heap[1] = lastStart;
+      for (let i = 0; ;) {
+        const l = i * 2 + 2;
+        const r = l + 2;
+        let m = i;
+        if (l < heap.length && less(l, m)) m = l;
+        if (r < heap.length && less(r, m)) m = r;
+        if (m === i) break;
+        swap(i, m);
+        i = m;
+      }
+    }
+    return top;
+  };
+  const rerank = (i: number) => {
+    rank[i] = next[i]! < len ? rankOrInf(t, buf, i, next[next[i]!]!) : Infinity;
+    if (rank[i] !== Infinity) push(rank[i]!, i);
+  };
+  for (let i = 0; i < len; i++) rerank(i);
+  let parts = len;
+  while (heap.length) {
+    const [r, i] = pop() as [number, number];
+    // Stale: i was merged into its left neighbour (prev of a removed part is set to -2), or re-ranked.
+    if (prev[i] === -2 || rank[i] !== r) continue;
+    const j = next[i]!;
+    next[i] = next[j]!;
+    prev[next[j]!] = i;
+    prev[j] = -2;
+    parts--;
+    rerank(i);
+    if (i > 0) rerank(prev[i]!);
+  }
+  return parts;
 }
 
 function rankOrInf(t: RankTable, buf: Uint8Array, from: number, to: number): number {
