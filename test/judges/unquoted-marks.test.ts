@@ -102,6 +102,11 @@ describe('a mark must quote the text it reads', () => {
     expect(quoteFound('same version pin … Two merchants', text)).toBe(false);
     expect(quoteFound('...', text)).toBe(false);
   });
+
+  it('quoteFound: a typographic apostrophe reads as a straight one, not as nothing', () => {
+    expect(quoteFound('don’t pin', "They don't pin it.")).toBe(true);
+    expect(quoteFound('dont pin', "They don't pin it.")).toBe(false);
+  });
 });
 
 describe('a live source that made no claim is credited with none, whatever the classifier misreads', () => {
@@ -133,4 +138,36 @@ describe('a live source that made no claim is credited with none, whatever the c
       }
     },
   );
+});
+
+describe('several sources: the unquoted marks of each, by section, each id once', () => {
+  it("the case's survival_unquoted is the union of every source's, in source order", async () => {
+    const say = (t: string): Transcript => ({
+      agents: {},
+      messages: [
+        { role: 'user', text: 'brief' },
+        { role: 'assistant', text: t },
+      ],
+    });
+    // Marks a1 present (with a quote the text lacks) where the text says ONE, a2 where it says TWO.
+    const call = async (r: ModelRequestInput) => {
+      const user = r.messages[0]!.text!;
+      const inside = /<<<UNTRUSTED-[0-9a-f]+>>>\n([\s\S]*?)\n<<<END-/.exec(user)?.[1] ?? '';
+      const present = (id: string, word: string) =>
+        inside.includes(word) ? ['kept', 'not in it'] : undefined;
+      return classify(
+        allAbsentBut(
+          Object.fromEntries(
+            [
+              ['a1', present('a1', 'ONE')],
+              ['a2', present('a2', 'TWO')],
+            ].filter(([, v]) => v) as [string, [string, string]][],
+          ),
+        ),
+      );
+    };
+    const each = await readEachSource(call, c, [say('ONE'), say('TWO'), say('TWO again')]);
+    expect(each.reading.unquoted).toEqual({ final_message: ['a1', 'a2'] });
+    expect(each.credited).toEqual([[], [], []]);
+  });
 });
