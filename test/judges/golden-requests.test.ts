@@ -10,7 +10,7 @@ import { decideSurvival } from '../../judges/survival-decide.ts';
 import { madeCase, readSourceClaims, sourceSections } from '../../judges/source-claims.ts';
 import { canaryCase } from '../../judges/canary-case.ts';
 import { criterionIds } from '../../judges/criteria/index.ts';
-import { response, submitScores } from './support.ts';
+import { payloadHandoff, response, submitScores } from './support.ts';
 import { message } from '../strategies/golden.ts';
 import { fillQuotes } from '../support/fill-quotes.ts';
 
@@ -445,28 +445,7 @@ describe('judgeCell with the criterion judge off (judge.criteria false)', () => 
       assertions: c.assertions.map((a) => ({ ...a, provenance: undefined })),
     };
     const payload = 'Two merchants pin 2023-10 (m_0007, m_0013).';
-    const handoff = {
-      system: '',
-      messages: [{ role: 'user' as const, text: payload }],
-      tools: [],
-      artifacts: {},
-      payload,
-      stats: {
-        chars: 1,
-        tokens: 1,
-        markers: [],
-        retained: 0,
-        dropped: 0,
-        manifest: 0,
-        toolCallsVisible: 0,
-        calls: 0,
-        inputTokens: 0,
-        outputTokens: 0,
-        latencyMs: 0,
-        retries: 0,
-        costUsd: 0,
-      },
-    };
+    const handoff = payloadHandoff(payload, { chars: 1, tokens: 1 }, '');
     const { call, asked } = scripted([]);
     const off = await judgeCell(unlabelled, handoff, payload, call, {
       samples: 1,

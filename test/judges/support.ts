@@ -1,4 +1,12 @@
-import type { Case, ModelRequest, ModelResponse, Provider, ToolCall } from '../../harness/core/index.ts';
+import type {
+  Case,
+  Handoff,
+  HandoffStats,
+  ModelRequest,
+  ModelResponse,
+  Provider,
+  ToolCall,
+} from '../../harness/core/index.ts';
 
 /** A provider response carrying the given tool calls (or text). */
 export function response(toolCalls: ToolCall[], text = ''): ModelResponse {
@@ -80,5 +88,32 @@ export function handedOffVariant(c: Case): Case {
     sessionShape: 'handed-off',
     receiverAgent: 'escalation',
     source: { ...o.source, agents: { [agent]: { role: 'primary' } } },
+  };
+}
+
+/** A handoff whose payload is one user message, with every stat zero unless given. */
+export function payloadHandoff(payload: string, stats: Partial<HandoffStats> = {}, system = 'sys'): Handoff {
+  return {
+    system,
+    messages: [{ role: 'user', text: payload }],
+    tools: [],
+    artifacts: {},
+    payload,
+    stats: {
+      chars: 0,
+      tokens: 0,
+      markers: [],
+      retained: 0,
+      dropped: 0,
+      manifest: 0,
+      toolCallsVisible: 0,
+      calls: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      latencyMs: 0,
+      retries: 0,
+      costUsd: 0,
+      ...stats,
+    },
   };
 }

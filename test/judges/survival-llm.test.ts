@@ -6,7 +6,7 @@ import { decideSurvival } from '../../judges/survival-decide.ts';
 import { survival } from '../../judges/survival.ts';
 import { classifyWanted, judgeCell } from '../../judges/judge-cell.ts';
 import { canaryCase } from '../../judges/canary-case.ts';
-import { response, submitScores } from './support.ts';
+import { payloadHandoff, response, submitScores } from './support.ts';
 import { fillQuotes } from '../support/fill-quotes.ts';
 
 const c = canaryCase();
@@ -182,28 +182,7 @@ describe('judgeCell: the classifier runs for every provider', () => {
     expect(classifyWanted({ classify: 'off' })).toBe(false);
   });
 
-  const handoff: Handoff = {
-    system: 'sys',
-    messages: [{ role: 'user', text: payload }],
-    tools: [],
-    artifacts: {},
-    payload,
-    stats: {
-      chars: payload.length,
-      tokens: 40,
-      markers: [],
-      retained: 0,
-      dropped: 0,
-      manifest: 0,
-      toolCallsVisible: 0,
-      calls: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-      latencyMs: 0,
-      retries: 0,
-      costUsd: 0,
-    },
-  };
+  const handoff: Handoff = payloadHandoff(payload, { chars: payload.length, tokens: 40 });
   const kase = { ...c, criteria: ['correctness'] };
 
   it('with the sim judge by default: both stages classified, rates from the classifier, cues beside them', async () => {
