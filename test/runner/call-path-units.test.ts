@@ -73,6 +73,11 @@ async function mostInFlight(
   return g.most();
 }
 
+/** A call path over one sim-named provider, no cache, run id 'r' (onCall: what each test records). */
+function simPath(provider: Provider, onCall: Parameters<typeof createCallPath>[0]['onCall']) {
+  return createCallPath({ config: cfg(), providers: { sim: provider }, cache: null, runId: 'r', onCall });
+}
+
 describe('the per-call seed', () => {
   it('is seed/case/rep/purpose#n, n counting the cell’s calls of that purpose', async () => {
     const seen: string[] = [];
@@ -80,13 +85,7 @@ describe('the per-call seed', () => {
       id: 'sim',
       generate: async (req) => (seen.push(req.seed), plainResponse('ok')),
     };
-    const path = createCallPath({
-      config: cfg(),
-      providers: { sim: provider },
-      cache: null,
-      runId: 'r',
-      onCall: () => {},
-    });
+    const path = simPath(provider, () => {});
     const call = path.forCell(cellCtx());
     await call('judge', input('judge'));
     await call('receiver', input('answer'));
@@ -107,13 +106,7 @@ describe('the per-call seed', () => {
       id: 'sim',
       generate: async (req) => (models.push(req.model), plainResponse(req.model)),
     };
-    const path = createCallPath({
-      config: cfg(),
-      providers: { sim: provider },
-      cache: null,
-      runId: 'r',
-      onCall: () => {},
-    });
+    const path = simPath(provider, () => {});
     const ctx = cellCtx();
     const call = path.forCell(ctx);
     await call('source', input('summarize'));
@@ -220,13 +213,7 @@ describe('a call’s price and record', () => {
     };
     const records: CallRecord[] = [];
     const ctx = cellCtx('cell-8');
-    const path = createCallPath({
-      config: cfg(),
-      providers: { sim: provider },
-      cache: null,
-      runId: 'r',
-      onCall: (x) => records.push(x),
-    });
+    const path = simPath(provider, (x) => records.push(x));
     await expect(path.forCell(ctx)('judge', input('judge'))).rejects.toBe(err);
     expect(records).toEqual([
       {
@@ -255,13 +242,7 @@ describe('a call’s price and record', () => {
       },
     };
     const r2: CallRecord[] = [];
-    const p2 = createCallPath({
-      config: cfg(),
-      providers: { sim: plain },
-      cache: null,
-      runId: 'r',
-      onCall: (x) => r2.push(x),
-    });
+    const p2 = simPath(plain, (x) => r2.push(x));
     await expect(p2.forCell(cellCtx())('judge', input('judge'))).rejects.toThrow('socket');
     expect(r2[0]).toMatchObject({ retries: 0, error: 'TypeError: socket' });
     expect(r2[0]).not.toHaveProperty('stopReason');
@@ -274,13 +255,7 @@ describe('a call’s price and record', () => {
       id: 'sim',
       generate: async (_req: ModelRequest, o) => ((got = o?.signal), plainResponse('ok')),
     };
-    const path = createCallPath({
-      config: cfg(),
-      providers: { sim: provider },
-      cache: null,
-      runId: 'r',
-      onCall: () => {},
-    });
+    const path = simPath(provider, () => {});
     await path.forCell({ ...cellCtx(), signal: ac.signal })('receiver', input('answer'));
     expect(got).toBe(ac.signal);
   });
