@@ -60,6 +60,35 @@ function distribution(l: LiveSummary): string {
     .join(' ');
 }
 
+/**
+ * The notes under the live table, for both formats (plain text; code in backticks): whose session an
+ * own agent's columns were read from (`--source`), and how the live inline arm ran — its Δ vs inline
+ * depends on it (docs/live.md#inline-inside-the-parents-window).
+ */
+export function liveNotes(suite: SuiteSummary, label: (a: ArmSummary) => string): string[] {
+  return [...ownSourceNote(suite), ...inlineNote(suite, label)];
+}
+
+function ownSourceNote(suite: SuiteSummary): string[] {
+  const ran = liveArms(suite).filter((a) => a.live!.sourceCells > 0);
+  const name = ran[0]?.live!.ownSource;
+  if (!name || !ran.every((a) => a.live!.ownSource === name)) return [];
+  return [
+    `Source: your own agent \`${name}\` (\`--source\`), run once per cell over the case's world: tool calls, budget exhausted and latency are read from its session; source output tokens are the strategy's own source-role calls, not the agent's (its usage is not seen).`,
+  ];
+}
+
+function inlineNote(suite: SuiteSummary, label: (a: ArmSummary) => string): string[] {
+  const inline = liveArms(suite).find((a) => a.strategy === 'inline' && a.live!.sourceCells > 0);
+  // An own agent (--source) gets its brief, never the parent's window: the mode does not apply.
+  if (!inline || inline.live!.ownSource) return [];
+  return [
+    inline.live!.inlinePrefix
+      ? `Live inline (${label(inline)}): its research ran inside the parent's window (\`--live-inline prefix\`), so its latency and tokens include the parent's prefill on every research turn.`
+      : `Live inline (${label(inline)}): its research ran like every arm's and is replayed as the parent's history; it did not pay the parent's prefill per research turn (\`--live-inline prefix\` to include it).`,
+  ];
+}
+
 /** The sentences a live sim report carries: which numbers are set (from a seed, or chosen), what emerges. */
 export function liveSimLines(note: LiveSimNote): string[] {
   return [

@@ -2,7 +2,7 @@ import { agreementHeaders, agreementRows, handLabelLine, type HandLabelSummary }
 import { assertionKinds } from '../harness/core/index.ts';
 import type { Summary, SuiteSummary } from './summary/types.ts';
 import * as f from './format.ts';
-import { liveArms, liveHeaders, liveRows, liveSimLines } from './live-section.ts';
+import { liveArms, liveHeaders, liveNotes, liveRows, liveSimLines } from './live-section.ts';
 import { sweepSections } from './markdown-sweeps.ts';
 import { align, armLabel, mdCell, row } from './markdown-cells.ts';
 import { usageTable, survivalTable, locationTable, checksTable, judgeSection } from './markdown-tables.ts';
@@ -101,32 +101,7 @@ function liveTable(suite: SuiteSummary, full: boolean): string[] {
     align(`l${'r'.repeat(headers.length - 1)}`),
     ...liveRows(suite, full, armLabel).map(row),
     '',
-    ...ownSourceLine(suite),
-    ...liveInlineLine(suite),
-  ];
-}
-
-/** `--source`: whose session the live columns were read from, and which column is not the agent's. */
-function ownSourceLine(suite: SuiteSummary): string[] {
-  const ran = liveArms(suite).filter((a) => a.live!.sourceCells > 0);
-  const name = ran[0]?.live!.ownSource;
-  if (!name || !ran.every((a) => a.live!.ownSource === name)) return [];
-  return [
-    `Source: your own agent \`${name}\` (\`--source\`), run once per cell over the case's world: tool calls, budget exhausted and latency are read from its session; source output tokens are the strategy's own source-role calls, not the agent's (its usage is not seen).`,
-    '',
-  ];
-}
-
-/** How the live inline arm ran (docs/live.md#inline-inside-the-parents-window): Δ vs inline depends on it. */
-function liveInlineLine(suite: SuiteSummary): string[] {
-  const inline = liveArms(suite).find((a) => a.strategy === 'inline' && a.live!.sourceCells > 0);
-  // An own agent (--source) gets its brief, never the parent's window: the mode does not apply.
-  if (!inline || inline.live!.ownSource) return [];
-  return [
-    inline.live!.inlinePrefix
-      ? `Live inline (${armLabel(inline)}): its research ran inside the parent's window (\`--live-inline prefix\`), so its latency and tokens include the parent's prefill on every research turn.`
-      : `Live inline (${armLabel(inline)}): its research ran like every arm's and is replayed as the parent's history; it did not pay the parent's prefill per research turn (\`--live-inline prefix\` to include it).`,
-    '',
+    ...liveNotes(suite, armLabel).flatMap((note) => [note, '']),
   ];
 }
 

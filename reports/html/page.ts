@@ -20,7 +20,7 @@ import { suiteCharts } from './charts.ts';
 import { drilldown } from './drilldown.ts';
 import { sweepSections } from './sweeps.ts';
 import { styles } from './styles.ts';
-import { liveArms, liveHeaders, liveRows, liveSimLines } from '../live-section.ts';
+import { liveArms, liveHeaders, liveNotes, liveRows, liveSimLines } from '../live-section.ts';
 import { loaderHash, loaderScript } from './lazy.ts';
 import { agreementHeaders, agreementRows, handLabelLine, type HandLabelSummary } from '../hand-labels.ts';
 import { naturalOrder } from './natural-order.ts';
@@ -79,8 +79,13 @@ export function liveSection(suite: SuiteSummary): SafeHtml | string {
   if (liveArms(suite).length === 0) return '';
   const headers = liveHeaders(suite, true);
   const numeric = new Set(headers.map((_, i) => i).filter((i) => i > 0));
-  return html`<h3>Live source (tool loop over each case's world)</h3>${table(headers, liveRows(suite, true, armLabel), numeric)}`;
+  const notes = liveNotes(suite, armLabel).map((note) => html`<p class="note">${codeSpans(note)}</p>`);
+  return html`<h3>Live source (tool loop over each case's world)</h3>${table(headers, liveRows(suite, true, armLabel), numeric)}${notes}`;
 }
+
+/** A note's `code` spans as <code>; every piece escaped. */
+const codeSpans = (text: string): SafeHtml[] =>
+  text.split('`').map((piece, i) => (i % 2 ? html`<code>${piece}</code>` : html`${piece}`));
 
 function suiteSection(suite: SuiteSummary, rows: readonly ResultRow[]): SafeHtml {
   const charts = suiteCharts(suite).map(

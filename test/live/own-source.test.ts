@@ -35,7 +35,8 @@ async function runLive(dir: string, source: string, extra: string[] = [], env: N
     { cwd: dir, env },
   );
   const runs = existsSync(join(dir, 'runs')) ? readdirSync(join(dir, 'runs')).sort() : [];
-  return { ...r, rows: runs.length ? rowsOf(join(dir, 'runs', runs.at(-1)!)) : [] };
+  const runDir = runs.length ? join(dir, 'runs', runs.at(-1)!) : '';
+  return { ...r, runDir, rows: runDir ? rowsOf(runDir) : [] };
 }
 
 /** The sessions the agent wrote, as kept in the source cache (read straight from the agent's output). */
@@ -89,6 +90,12 @@ describe('run --mode live --source <your agent> on the shipped ledgerline suite'
     expect(r.stdout).toMatch(
       /source output tokens are the strategy's own source-role calls, not the agent's/,
     );
+    // The HTML report says it too, under its live table.
+    const page = readFileSync(join(r.runDir, 'report.html'), 'utf8');
+    expect(page).toContain(
+      '<p class="note">Source: your own agent <code>example-agent</code> (<code>--source</code>)',
+    );
+    expect(page).not.toContain('Live inline (');
     // Same world, brief, command and version: the re-run imports the kept sessions, the agent does not run.
     const again = await runLive(dir, 'example-agent');
     expect(again.code, again.stderr).toBe(0);
