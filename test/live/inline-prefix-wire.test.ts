@@ -4,8 +4,6 @@ import type { Case, ModelRequestInput, Provider, Transcript, World } from '../..
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
 import { runExperiment } from '../../harness/runner/run.ts';
 import { loadSuites } from '../../cases/load.ts';
-import { createAnthropicProvider } from '../../harness/providers/anthropic.ts';
-import { createOpenAIProvider } from '../../harness/providers/openai.ts';
 import { materializeWorld } from '../../harness/live/world.ts';
 import { diskAccess, type WorldAccess } from '../../harness/live/access.ts';
 import { createWorldTools } from '../../harness/live/tools.ts';
@@ -14,7 +12,7 @@ import { parentPrefix } from '../../harness/live/inline-prefix.ts';
 import { startMockLlmServer, type MockServer } from '../support/mock-llm-server.ts';
 import { checkAnthropic, checkOpenAI, type MockReply, type Protocol } from '../support/mock-llm-wire.ts';
 import { offersWorldTools, toolResultsIn } from '../support/mock-agent.ts';
-import { mockEnv, tempDir, testModels } from '../support/mock-run.ts';
+import { loopbackProvider, mockEnv, tempDir, testModels } from '../support/mock-run.ts';
 import { repoRoot } from '../support/cli.ts';
 
 /**
@@ -100,13 +98,8 @@ function researchRound(body: any, protocol: Protocol, brief: string): number {
 
 const config = resolveConfig({});
 const make = {
-  anthropic: () =>
-    createAnthropicProvider(config, {
-      ANTHROPIC_API_KEY: 'sk-ant-test',
-      ANTHROPIC_BASE_URL: mock.anthropicBaseURL,
-    }),
-  openai: () =>
-    createOpenAIProvider(config, { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: mock.openaiBaseURL }),
+  anthropic: () => loopbackProvider(mock, 'anthropic', config),
+  openai: () => loopbackProvider(mock, 'openai', config),
 };
 
 describe.each(['anthropic', 'openai'] as const)('a prefix that ends in a user turn, through %s', (name) => {

@@ -10,8 +10,6 @@ import type {
 } from '../../harness/core/index.ts';
 import { loadSuites } from '../../cases/load.ts';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
-import { createAnthropicProvider } from '../../harness/providers/anthropic.ts';
-import { createOpenAIProvider } from '../../harness/providers/openai.ts';
 import { lastAssistantText } from '../../harness/core/transcript/view.ts';
 import { planCells } from '../../harness/runner/plan.ts';
 import { prepareLive } from '../../harness/runner/live-cell.ts';
@@ -26,6 +24,7 @@ import type { ParaphraseFixture } from '../fixtures/paraphrases/types.ts';
 import { ledgerline, ledgerlineReport, seedWordsAssumption } from '../fixtures/paraphrases/ledgerline.ts';
 import { milk } from '../fixtures/paraphrases/milk.ts';
 import { multiChild } from '../fixtures/paraphrases/multi-child.ts';
+import { loopbackProvider } from '../support/mock-run.ts';
 
 /**
  * Issue 26 item 4 and its probe, end to end through the real SDKs against the loopback mock (both
@@ -73,16 +72,11 @@ const config = resolveConfig({});
 const vendors = {
   openai: {
     model: 'gpt-4o-mini',
-    make: () =>
-      createOpenAIProvider(config, { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: mock.openaiBaseURL }),
+    make: () => loopbackProvider(mock, 'openai', config),
   },
   anthropic: {
     model: 'claude-haiku-4-5',
-    make: () =>
-      createAnthropicProvider(config, {
-        ANTHROPIC_API_KEY: 'sk-ant-test',
-        ANTHROPIC_BASE_URL: mock.anthropicBaseURL,
-      }),
+    make: () => loopbackProvider(mock, 'anthropic', config),
   },
 };
 

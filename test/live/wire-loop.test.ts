@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ModelRequestInput, Provider, Transcript, World } from '../../harness/core/index.ts';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
-import { createAnthropicProvider } from '../../harness/providers/anthropic.ts';
-import { createOpenAIProvider } from '../../harness/providers/openai.ts';
 import { materializeWorld } from '../../harness/live/world.ts';
 import { diskAccess, type WorldAccess } from '../../harness/live/access.ts';
 import { createWorldTools } from '../../harness/live/tools.ts';
@@ -10,6 +8,7 @@ import { runSourceLoop } from '../../harness/live/loop.ts';
 import { startMockLlmServer, type MockServer } from '../support/mock-llm-server.ts';
 import type { MockReply } from '../support/mock-llm-wire.ts';
 import { scriptedAgent, toolResultsIn } from '../support/mock-agent.ts';
+import { loopbackProvider } from '../support/mock-run.ts';
 
 /**
  * The live source loop through the real SDKs against the loopback mock: several rounds of tool calls,
@@ -33,13 +32,8 @@ beforeEach(() => mock.resetStats());
 
 const config = resolveConfig({});
 const make = {
-  anthropic: () =>
-    createAnthropicProvider(config, {
-      ANTHROPIC_API_KEY: 'sk-ant-test',
-      ANTHROPIC_BASE_URL: mock.anthropicBaseURL,
-    }),
-  openai: () =>
-    createOpenAIProvider(config, { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: mock.openaiBaseURL }),
+  anthropic: () => loopbackProvider(mock, 'anthropic', config),
+  openai: () => loopbackProvider(mock, 'openai', config),
 };
 
 const world: World = {

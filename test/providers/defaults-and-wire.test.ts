@@ -3,12 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ModelRequest, Provider } from '../../harness/core/index.ts';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
-import { createAnthropicProvider } from '../../harness/providers/anthropic.ts';
 import { createOpenAIProvider } from '../../harness/providers/openai.ts';
 import { clientDefaults, resolveClientSettings, sdkOptions } from '../../harness/providers/wire-client.ts';
 import { countTokens, requestTokens } from '../../harness/core/tokens.ts';
 import { ProviderError } from '../../harness/core/errors.ts';
 import { startMockLlmServer, type Fault, type MockServer } from '../support/mock-llm-server.ts';
+import { loopbackProvider } from '../support/mock-run.ts';
 
 /**
  * Provider defaults (retries, timeout) and the OpenAI wire details no other test pins: which token
@@ -64,17 +64,7 @@ describe('provider defaults', () => {
     async (name) => {
       fault = () => ({ type: 'status', status: 429, retryAfterMs: 1 });
       const config = resolveConfig({});
-      const p = keep(
-        name === 'anthropic'
-          ? await createAnthropicProvider(config, {
-              ANTHROPIC_API_KEY: 'sk-ant-test',
-              ANTHROPIC_BASE_URL: mock.anthropicBaseURL,
-            })
-          : await createOpenAIProvider(config, {
-              OPENAI_API_KEY: 'sk-test',
-              OPENAI_BASE_URL: mock.openaiBaseURL,
-            }),
-      );
+      const p = keep(await loopbackProvider(mock, name, config));
       await expect(p.generate(request)).rejects.toBeInstanceOf(ProviderError);
       expect(mock.stats.byStatus).toEqual({ 429: 5 });
     },

@@ -8,6 +8,7 @@ import { createOpenAIProvider } from '../../harness/providers/openai.ts';
 import { MissingKeyError, ProviderError } from '../../harness/core/errors.ts';
 import { toProviderError } from '../../harness/providers/wire-client.ts';
 import { startMockLlmServer, type Fault, type MockServer } from '../support/mock-llm-server.ts';
+import { loopbackProvider } from '../support/mock-run.ts';
 
 /**
  * The real SDKs against the loopback mock: wire format, usage, request ids, and the SDKs' own
@@ -33,17 +34,8 @@ const config = resolveConfig({
   providers: { anthropic: { maxRetries: 2, timeoutMs: 1_000 }, openai: { maxRetries: 2, timeoutMs: 1_000 } },
 });
 const make = {
-  anthropic: async () =>
-    keep(
-      await createAnthropicProvider(config, {
-        ANTHROPIC_API_KEY: 'sk-ant-test',
-        ANTHROPIC_BASE_URL: mock.anthropicBaseURL,
-      }),
-    ),
-  openai: async () =>
-    keep(
-      await createOpenAIProvider(config, { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: mock.openaiBaseURL }),
-    ),
+  anthropic: async () => keep(await loopbackProvider(mock, 'anthropic', config)),
+  openai: async () => keep(await loopbackProvider(mock, 'openai', config)),
 };
 const keep = (p: Provider) => (providers.push(p), p);
 
@@ -116,13 +108,7 @@ describe.each(['anthropic', 'openai'] as const)('%s provider through the real SD
     ];
     fault = (_n, attempt) => plan[attempt];
     const patient = resolveConfig({ providers: { [name]: { maxRetries: 4, timeoutMs: 1_000 } } });
-    const env =
-      name === 'anthropic'
-        ? { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: mock.anthropicBaseURL }
-        : { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: mock.openaiBaseURL };
-    const p = keep(
-      await (name === 'anthropic' ? createAnthropicProvider : createOpenAIProvider)(patient, env),
-    );
+    const p = keep(await loopbackProvider(mock, name, patient));
     const r = await p.generate(request());
     expect(r.text).toMatch(/^Mock answer/);
     expect(r.retries).toBe(4);

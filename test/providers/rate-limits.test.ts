@@ -1,10 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelRequest, Provider } from '../../harness/core/index.ts';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
-import { createAnthropicProvider } from '../../harness/providers/anthropic.ts';
-import { createOpenAIProvider } from '../../harness/providers/openai.ts';
 import { goDuration, readRateLimitHeaders, resetOf } from '../../harness/providers/ratelimit/headers.ts';
 import { startMockLlmServer, type MockServer } from '../support/mock-llm-server.ts';
+import { loopbackProvider } from '../support/mock-run.ts';
 
 /**
  * Rate-limit aware scheduling (harness/providers/ratelimit/) through the real SDKs against the loopback
@@ -38,16 +37,7 @@ async function make(name: 'anthropic' | 'openai', rateLimits?: 'off'): Promise<P
   const config = resolveConfig({
     providers: { [name]: { maxRetries: 8, timeoutMs: 30_000, concurrency: 32, rateLimits } },
   });
-  const p =
-    name === 'anthropic'
-      ? await createAnthropicProvider(config, {
-          ANTHROPIC_API_KEY: 'sk-ant-test',
-          ANTHROPIC_BASE_URL: mock.anthropicBaseURL,
-        })
-      : await createOpenAIProvider(config, {
-          OPENAI_API_KEY: 'sk-test',
-          OPENAI_BASE_URL: mock.openaiBaseURL,
-        });
+  const p = await loopbackProvider(mock, name, config);
   providers.push(p);
   return p;
 }

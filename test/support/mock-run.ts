@@ -1,8 +1,11 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CallRecord, ResultRow } from '../../harness/core/index.ts';
-import type { UserConfig } from '../../harness/config/types.ts';
+import type { CallRecord, Provider, ResultRow } from '../../harness/core/index.ts';
+import type { ResolvedConfig, UserConfig } from '../../harness/config/types.ts';
+
+import { createAnthropicProvider } from '../../harness/providers/anthropic.ts';
+import { createOpenAIProvider } from '../../harness/providers/openai.ts';
 import type { MockServer } from './mock-llm-server.ts';
 import { repoRoot } from './cli.ts';
 
@@ -15,6 +18,15 @@ export const testModels: UserConfig['models'] = {
   small: { sim: 'sim-small', anthropic: 'claude-haiku-4-5', openai: 'gpt-4o-mini' },
   judge: { sim: 'sim-judge', anthropic: 'claude-haiku-4-5', openai: 'gpt-4o-mini' },
 };
+
+/** The harness's own Anthropic or OpenAI provider (the real SDK client) pointed at the mock by mockEnv. */
+export function loopbackProvider(
+  mock: MockServer,
+  name: 'anthropic' | 'openai',
+  config: ResolvedConfig,
+): Promise<Provider> {
+  return (name === 'anthropic' ? createAnthropicProvider : createOpenAIProvider)(config, mockEnv(mock));
+}
 
 /** Keys and base URLs pointing both providers at the mock (the key values are fakes). */
 export function mockEnv(mock: MockServer, key = 'sk-test-not-a-real-key-000'): Record<string, string> {
