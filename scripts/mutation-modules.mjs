@@ -52,6 +52,7 @@ export const MODULES = {
       'test/gate/gate-command.test.ts',
       'test/gate/gate-changed-arm.test.ts',
       'test/gate/gate-units.test.ts',
+      'test/gate/gate-check-edges.test.ts',
     ],
     skip: ['exit \\d', 'exits \\d', 'on disk', 'through the CLI'],
   },
