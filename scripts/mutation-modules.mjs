@@ -53,6 +53,7 @@ export const MODULES = {
       'test/gate/gate-changed-arm.test.ts',
       'test/gate/gate-units.test.ts',
       'test/gate/gate-check-edges.test.ts',
+      'test/gate/gate-coverage.test.ts',
     ],
     skip: ['exit \\d', 'exits \\d', 'on disk', 'through the CLI'],
   },
