@@ -165,4 +165,62 @@ describe('the gate as Markdown', () => {
       '## handoff-eval gate: pass',
     );
   });
+  it('falls and gains signed, a delta that rounds to zero unsigned, arms compared by name listed, scoped suites, where the thresholds came from', () => {
+    const md = renderGateMarkdown(
+      result({
+        verdict: 'pass',
+        checks: [
+          check({ kind: 'error-rate', baseline: 0.2, current: 0.1, delta: -0.1, limit: 0.1 }),
+          check({ kind: 'token-growth', baseline: 1000, current: 900, delta: -10, limit: 10 }),
+          check({
+            kind: 'drop',
+            criterion: 'c',
+            baseline: 3,
+            current: 3.4,
+            delta: 0.4,
+            ci: [0.1, 0.7],
+            limit: 0.25,
+            reason: 'better\nthan before',
+          }),
+          check({ kind: 'drop', criterion: 'c', delta: -0.001, ci: [-0.004, 0.002], limit: 0.25 }),
+          check({ kind: 'config', reason: 'config: strategy differs: a → b' }),
+        ],
+        notes: [],
+        run: identity('run-3', false),
+        baseline: identity('base-3', true),
+        thresholds: {
+          minMean: { a: 3, b: 4 },
+          maxDrop: 0.25,
+          maxTokenGrowthPct: 10,
+          maxErrorRate: 0.1,
+          minCells: 6,
+          suites: { milk: { minCells: 2 } },
+          arms: { x: { maxDrop: 1 } },
+        } as unknown as GateResult['thresholds'],
+      }),
+      { thresholdsFrom: 'eval.config.ts' },
+    );
+    expect(md.split('\n')).toEqual([
+      '## handoff-eval gate: pass',
+      '',
+      'Run `run-3` vs baseline `base-3` · seed 7 · 5 checks: 5 pass, 0 regression, 0 cannot evaluate',
+      '',
+      '> Simulated — not a measurement of any model.',
+      '',
+      '| suite | arm | check | baseline | current | Δ [95% CI] | threshold | verdict |',
+      '| --- | --- | --- | ---: | ---: | --- | --- | --- |',
+      '| s | a | error rate | 20% | 10% | −10.0 pp | ≤ 10% | pass — ok |',
+      '| s | a | handoff tokens (mean) | 1000 | 900 | −10.0% | ≤ +10% | pass — ok |',
+      '| s | a | c (drop) | 3.00 | 3.40 | +0.40 [0.10, 0.70] | drop ≤ 0.25, beyond noise | pass — better than before |',
+      '| s | a | c (drop) | – | – | 0.00 [0.00, 0.00] | drop ≤ 0.25, beyond noise | pass — ok |',
+      '| s | a | strategy, params, models | – | – | – | – | pass — config: strategy differs: a → b |',
+      '',
+      'Changed since the baseline — configured differently, compared with the baseline arm of the same name (a drop beyond noise is a regression; `gate --like-for-like` refuses to compare them instead):',
+      '',
+      '- s/a: strategy differs: a → b',
+      '',
+      'Thresholds (from eval.config.ts): min mean a ≥ 3, b ≥ 4 · max drop 0.25 (counted only when the paired 95% CI excludes 0) · max handoff-token growth 10% · max error rate 10% · min cells 6 · scoped: suites.milk {"minCells":2} · arms.x {"maxDrop":1}',
+      '',
+    ]);
+  });
 });
