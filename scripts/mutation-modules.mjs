@@ -54,6 +54,7 @@ export const MODULES = {
       'test/gate/gate-units.test.ts',
       'test/gate/gate-check-edges.test.ts',
       'test/gate/gate-coverage.test.ts',
+      'test/gate/scopes-units.test.ts',
     ],
     skip: ['exit \\d', 'exits \\d', 'on disk', 'through the CLI'],
   },
