@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { resolveGateThresholds } from '../../harness/config/gate-thresholds.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkGateSuiteIds, resolveGateThresholds } from '../../harness/config/gate-thresholds.ts';
 import type { GateThresholds } from '../../harness/config/types.ts';
 
 /**
@@ -94,5 +97,30 @@ describe('gate thresholds', () => {
     expect(() => resolveGateThresholds({ ...base, maxDrop: 9 } as GateThresholds, null)).toThrow(
       /^config: gate\.maxDrop/,
     );
+  });
+});
+
+describe('checkGateSuiteIds: gate.suites.<id> names a suite under casesDir', () => {
+  const casesDir = mkdtempSync(join(tmpdir(), 'he-gate-ids-'));
+  afterAll(() => rmSync(casesDir, { recursive: true, force: true }));
+  for (const id of ['milk', 'ledgerline']) {
+    mkdirSync(join(casesDir, id));
+    writeFileSync(join(casesDir, id, 'suite.json'), '{}');
+  }
+  mkdirSync(join(casesDir, 'notes')); // no suite.json: not a suite
+  const check = (suites: Record<string, object>, dir = casesDir) =>
+    checkGateSuiteIds({ casesDir: dir, gate: { ...base, suites } as never }, 'eval.config.ts');
+
+  it('accepts the suites there; names the field, the folder and the valid ids (sorted) otherwise', () => {
+    expect(() => check({ milk: {}, ledgerline: { maxDrop: 1 } })).not.toThrow();
+    expect(() => check({ notes: {} })).toThrow(
+      `eval.config.ts: gate.suites.notes: no suite "notes" under ${casesDir}; valid: ledgerline, milk`,
+    );
+  });
+
+  it('checks nothing when casesDir is missing, a file, or holds no suite', () => {
+    expect(() => check({ any: {} }, join(casesDir, 'absent'))).not.toThrow();
+    expect(() => check({ any: {} }, join(casesDir, 'milk', 'suite.json'))).not.toThrow();
+    expect(() => check({ any: {} }, join(casesDir, 'notes'))).not.toThrow();
   });
 });
