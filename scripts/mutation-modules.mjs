@@ -56,6 +56,7 @@ export const MODULES = {
       'test/gate/gate-coverage.test.ts',
       'test/gate/scopes-units.test.ts',
       'test/gate/like-for-like-units.test.ts',
+      'test/gate/baseline-units.test.ts',
     ],
     skip: ['exit \\d', 'exits \\d', 'on disk', 'through the CLI'],
   },
