@@ -2,13 +2,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResultRow } from '../../harness/core/index.ts';
-import { createBaseline, evaluateGate, type ResolvedGateThresholds } from '../../harness/gate/index.ts';
+import { createBaseline, evaluateGate } from '../../harness/gate/index.ts';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
 import { loadExperiment } from '../../harness/runner/experiment.ts';
 import { gate } from '../../harness/cli/commands/gate.ts';
 import { repoRoot, runCli } from '../support/cli.ts';
 import { syntheticRows } from '../reports/synthetic.ts';
 import { removeTempDirs, tempDir } from './helpers.ts';
+import { thresholds } from './thresholds.ts';
 
 /**
  * Issue 27 item 4: a CI user changes a shipped arm's settings from the config (an arm named like the
@@ -17,14 +18,6 @@ import { removeTempDirs, tempDir } from './helpers.ts';
  * strict refusal.
  */
 afterAll(removeTempDirs);
-
-const thresholds: ResolvedGateThresholds = {
-  minMean: {},
-  maxDrop: 0.25,
-  maxTokenGrowthPct: 10,
-  maxErrorRate: 0.02,
-  minCells: 6,
-};
 
 describe('the gate and an arm changed since the baseline', () => {
   const spec = { seed: 9, cases: 12, reps: 2, arms: ['inline', 'summary'], suite: 'ledgerline' };

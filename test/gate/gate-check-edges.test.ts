@@ -1,27 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { ResultRow } from '../../harness/core/index.ts';
-import {
-  createBaseline,
-  evaluateGate,
-  type GateCheck,
-  type ResolvedGateThresholds,
-} from '../../harness/gate/index.ts';
+import { createBaseline, evaluateGate, type GateCheck } from '../../harness/gate/index.ts';
 import { compareIdentity, overall } from '../../harness/gate/gate.ts';
 import type { Baseline, RunIdentity } from '../../harness/gate/types.ts';
 import { syntheticRows } from '../reports/synthetic.ts';
+import { thresholds } from './thresholds.ts';
 
 /**
  * Each check of a gate verdict at its edges, with the exact reason a CI log shows (issue 32: the
  * verdict's edge cases were where the gate's surviving mutants sat): a limit met exactly, no interval,
  * no ok cells, a baseline of zero tokens, a criterion on one side only, an empty model list.
  */
-const thresholds: ResolvedGateThresholds = {
-  minMean: {},
-  maxDrop: 0.25,
-  maxTokenGrowthPct: 10,
-  maxErrorRate: 0.02,
-  minCells: 6,
-};
 const spec = {
   seed: 9,
   cases: 8,

@@ -1,22 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { ResultRow } from '../../harness/core/index.ts';
-import { createBaseline, evaluateGate, type ResolvedGateThresholds } from '../../harness/gate/index.ts';
+import { createBaseline, evaluateGate } from '../../harness/gate/index.ts';
 import { changedCells } from '../../harness/gate/coverage.ts';
 import { validateBaselineShape } from '../../harness/gate/baseline-schema.ts';
 import { syntheticRows } from '../reports/synthetic.ts';
+import { thresholds } from './thresholds.ts';
 
 /**
  * What the run lacks against its baseline (a suite, an arm, a criterion's minimum), the count of
  * scores that moved, and a baseline file's shape problems named by field (issue 32: the gate's
  * surviving mutants sat in these messages and counts).
  */
-const thresholds: ResolvedGateThresholds = {
-  minMean: {},
-  maxDrop: 0.25,
-  maxTokenGrowthPct: 10,
-  maxErrorRate: 0.02,
-  minCells: 6,
-};
 const suiteRows = (suite: string, seed: number) =>
   syntheticRows({ seed, cases: 6, reps: 2, arms: ['inline', 'summary'], suite, criteria: ['correctness'] });
 const ledger = suiteRows('ledgerline', 3);

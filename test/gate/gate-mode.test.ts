@@ -6,22 +6,15 @@ import {
   parseBaseline,
   renderBaseline,
   renderGateMarkdown,
-  type ResolvedGateThresholds,
 } from '../../harness/gate/index.ts';
 import { syntheticRows } from '../reports/synthetic.ts';
+import { thresholds } from './thresholds.ts';
 
 /**
  * Live and recorded cells are different experiments (issue 27 item 3): a live run against a recorded
  * baseline, or the reverse, compares nothing and cannot evaluate (exit 2), naming both modes — it is
  * never a "regression" (exit 1) or a pass.
  */
-const thresholds: ResolvedGateThresholds = {
-  minMean: {},
-  maxDrop: 0.25,
-  maxTokenGrowthPct: 10,
-  maxErrorRate: 0.02,
-  minCells: 6,
-};
 const recorded = syntheticRows({
   seed: 5,
   cases: 8,

@@ -8,13 +8,13 @@ import {
   evaluateGate,
   readCalls,
   readRunFiles,
-  type ResolvedGateThresholds,
 } from '../../harness/gate/index.ts';
 import { checkScopeNames } from '../../harness/gate/scopes.ts';
 import { armMode, modeMismatch } from '../../harness/gate/like-for-like.ts';
 import { InputError } from '../../harness/core/errors.ts';
 import { syntheticRows } from '../reports/synthetic.ts';
 import { removeTempDirs, tempDir, writeRows } from './helpers.ts';
+import { thresholds } from './thresholds.ts';
 
 /**
  * The gate's parts in-process (issue 32 item 2): the scope names `validate` checks, reading a run
@@ -23,13 +23,7 @@ import { removeTempDirs, tempDir, writeRows } from './helpers.ts';
  */
 afterAll(removeTempDirs);
 
-const t: ResolvedGateThresholds = {
-  minMean: {},
-  maxDrop: 0.25,
-  maxTokenGrowthPct: 10,
-  maxErrorRate: 0.02,
-  minCells: 6,
-};
+const t = thresholds;
 const message = (f: () => unknown): string => {
   try {
     f();

@@ -6,17 +6,10 @@ import {
   evaluateGate,
   resolveGateThresholds,
   type GateCheck,
-  type ResolvedGateThresholds,
 } from '../../harness/gate/index.ts';
 import { syntheticRows } from '../reports/synthetic.ts';
+import { thresholds } from './thresholds.ts';
 
-const thresholds: ResolvedGateThresholds = {
-  minMean: {},
-  maxDrop: 0.25,
-  maxTokenGrowthPct: 10,
-  maxErrorRate: 0.02,
-  minCells: 6,
-};
 const spec = {
   seed: 5,
   cases: 8,
