@@ -35,9 +35,12 @@ export default {
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: `reports/mutation/${slug}.html` },
   jsonReporter: { fileName: `reports/mutation/${slug}.json` },
-  // With the sample checker Stryker gives half the processes to checkers (idle but for a set lookup):
-  // 4 makes 2 checkers and the 2 test runners this machine has cores for.
-  concurrency: Number(process.env.MUTATION_CONCURRENCY ?? (sampled ? 4 : 2)),
+  // 2, with or without the sample checker: Stryker gives half the processes to checkers while they run
+  // (one test runner for the minute the sample checker takes), then hands their places to test runners.
+  // 4 (used until 3 Dec) ends with four test runners on these two cores: each test takes about twice its
+  // dry-run time, long ones pass Stryker's timeout (1.5 × dry run + 20 s), and a mutant the tests would
+  // have killed or let survive is counted as a timeout — 12 of the first 22 drawn strategies mutants.
+  concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 2),
   timeoutMS: 20_000,
   // MUTATION_DRY_RUN_MINUTES: the first run of every covering test, per-test coverage on; strategies'
   // took over 18 minutes with six helpers sharing the machine (load ~20 on 2 cores).
