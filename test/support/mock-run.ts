@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallRecord, Provider, ResultRow } from '../../harness/core/index.ts';
 import type { ResolvedConfig, UserConfig } from '../../harness/config/types.ts';
-
 import { createAnthropicProvider } from '../../harness/providers/anthropic.ts';
 import { createOpenAIProvider } from '../../harness/providers/openai.ts';
 import type { MockServer } from './mock-llm-server.ts';
