@@ -317,13 +317,17 @@ function errorBody(protocol: Protocol, type: string, message: string, code?: str
     : { error: { message, type, param: null, code: code ?? null } };
 }
 
-/** Faults on a fixed rhythm of first attempts (retries succeed, so every call recovers). */
+/** Faults on a fixed rhythm of first attempts (retries succeed, so every call recovers); the n-th first attempt gets the fault whatever the retries' timing. */
 export function everyNth(
   rhythm: { status429?: number; status500?: number; slow?: number; drop?: number; truncate?: number },
   slowMs = 5_000,
 ): FaultRule {
-  return ({ n, attempt }) => {
+  // Counted over first attempts only: the server's request number also counts retries, whose
+  // timing varies, so a rhythm on it could skip a fault kind altogether in one run.
+  let first = 0;
+  return ({ attempt }) => {
     if (attempt > 0) return undefined;
+    const n = ++first;
     if (rhythm.drop && n % rhythm.drop === 0) return { type: 'drop' };
     if (rhythm.truncate && n % rhythm.truncate === 0) return { type: 'truncate' };
     if (rhythm.slow && n % rhythm.slow === 0) return { type: 'slow', delayMs: slowMs };
