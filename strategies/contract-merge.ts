@@ -75,7 +75,7 @@ function mergeFinding(prev: Finding | undefined, f: Finding): Finding {
 function addUnresolved(into: Map<string, { question: unknown; settle: Set<string> }>, u: Unresolved): void {
   const key = keyOf(u.question);
   const entry = into.get(key) ?? { question: u.question, settle: new Set<string>() };
-  if (cmp(String(u.question), String(entry.question)) < 0) entry.question = u.question;
+  if (spelledBefore(u.question, entry.question)) entry.question = u.question;
   entry.settle.add(String(u.would_settle_it));
   into.set(key, entry);
 }
@@ -99,6 +99,14 @@ function intersect(lists: readonly string[][]): string[] {
 
 function sortedValues(map: Map<string, Finding>): Finding[] {
   return [...map.entries()].sort(([a], [b]) => cmp(a, b)).map(([, f]) => f);
+}
+
+/**
+ * The smaller spelling of a question wins whatever the children's order; a question need not be a string
+ * (the schema leaves it open), so two that print alike (42 and "42") are told apart by their JSON.
+ */
+function spelledBefore(a: unknown, b: unknown): boolean {
+  return (cmp(String(a), String(b)) || cmp(JSON.stringify(a) ?? '', JSON.stringify(b) ?? '')) < 0;
 }
 
 function cmp(a: string, b: string): number {

@@ -67,7 +67,6 @@ export async function trimHeadTail(
     middle: null,
     markers: [],
     calls: [],
-    overBudget: false,
   };
   if (total <= opts.budgetTokens || segments.length < 2)
     return { ...none, overBudget: total > opts.budgetTokens };

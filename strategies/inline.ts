@@ -1,7 +1,7 @@
 import type { ChatMessage, Message, StrategyContext } from '../harness/core/index.ts';
 import { messagesTokens } from '../harness/core/tokens.ts';
 import { defineStrategy } from './define.ts';
-import { briefLength, finishHandoff, receiverHistory, replayable, toChat } from './compose.ts';
+import { briefLength, finishHandoff, pendingCalls, receiverHistory, replayable, toChat } from './compose.ts';
 import { framings } from './framing.ts';
 import { renderMessage, renderTranscript } from './render.ts';
 import { renderSession } from './narrate.ts';
@@ -102,8 +102,7 @@ function spawnInline(ctx: StrategyContext) {
 
 /** Inline means the receiver never spawned anyone: a spawn call still waiting for its result is removed. */
 function withoutPendingSpawn(history: ChatMessage[]): ChatMessage[] {
-  const last = history[history.length - 1];
-  if (!last || last.role !== 'assistant' || !last.toolCalls?.length) return history;
-  const { toolCalls: _dropped, ...rest } = last;
+  if (pendingCalls(history).length === 0) return history;
+  const { toolCalls: _dropped, ...rest } = history[history.length - 1]!;
   return rest.text ? [...history.slice(0, -1), rest] : history.slice(0, -1);
 }

@@ -89,15 +89,13 @@ function langgraphStrategy(mode: 'full_history' | 'last_message') {
 }
 
 /**
- * `messages.slice(-1)`. A last message that carries tool calls or results keeps only its text: a lone
- * tool message (or an unanswered call) cannot be replayed to a model API, so pairing wins over a
- * verbatim slice there.
+ * `messages.slice(-1)`, as its text: a last message that carries tool calls or results keeps only its
+ * text, since a lone tool message (or an unanswered call) cannot be replayed to a model API, so pairing
+ * wins over a verbatim slice there; a last message with no text is nothing to hand over.
  */
 function lastOf(work: readonly ChatMessage[]): ChatMessage[] {
   const last = work[work.length - 1];
-  if (!last) return [];
-  if (!last.toolResults?.length && !last.toolCalls?.length) return [last];
-  return last.text ? [{ role: last.role, text: last.text }] : [];
+  return last?.text ? [{ role: last.role, text: last.text }] : [];
 }
 
 /**

@@ -76,10 +76,8 @@ export function answerPending(
   const calls = pendingCalls(history);
   if (calls.length === 0) return history;
   const ids = calls.map((c) => c.id);
-  const owned =
-    contents.length > 0 &&
-    owners.length === contents.length &&
-    owners.every((o) => o !== undefined && ids.includes(o));
+  // With no content at all, every call is answered as not handed over (nothing is, and `every` of none holds).
+  const owned = owners.length === contents.length && owners.every((o) => o !== undefined && ids.includes(o));
   const results = calls.map((c, i) => {
     if (owned) {
       const at = owners.indexOf(c.id);
@@ -142,11 +140,17 @@ export function lastMessageText(t: Transcript): string {
 export function pyJson(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : JSON.stringify(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : pyNonFinite(value);
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (Array.isArray(value)) return `[${value.map(pyJson).join(', ')}]`;
   const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}: ${pyJson(v)}`).join(', ')}}`;
+}
+
+/** json.dumps's spelling of NaN and the infinities (allow_nan=True, its default). */
+function pyNonFinite(value: number): string {
+  if (Number.isNaN(value)) return 'NaN';
+  return value > 0 ? 'Infinity' : '-Infinity';
 }
 
 /** The receiver's system framing, by direction (the frameworks' own instructions are not modelled). */

@@ -115,4 +115,34 @@ describe('mergeContracts (ledgerline: several children, merged mechanically)', (
       ]).coverage.not_searched,
     ).toEqual(['flag service', 'gateway logs']);
   });
+
+  it('a question asked in several spellings is kept in its smallest, whatever the order', () => {
+    const asking = (...questions: unknown[]): ResearchResult => ({
+      ...validRecord(),
+      unresolved: questions.map((question) => ({ question, would_settle_it: 'the flag service' })),
+    });
+    const spellings = [
+      'Which pin does the sandbox use',
+      'which pin does the sandbox use',
+      'Which  pin does the sandbox use.',
+    ];
+    for (const order of [spellings, [...spellings].reverse()])
+      expect(mergeContracts(order.map((q) => asking(q))).unresolved.map((u) => u.question)).toEqual([
+        'Which  pin does the sandbox use.',
+      ]);
+    // A number and a string that print alike: the same one wins in either order.
+    const tie = (questions: unknown[]) =>
+      mergeContracts(questions.map((q) => asking(q))).unresolved[0]!.question;
+    expect(tie([42, '42'])).toBe(tie(['42', 42]));
+  });
+
+  it('the budget was exhausted when any child says so, and only then', () => {
+    const spent = (budget_exhausted?: boolean): ResearchResult => ({
+      ...validRecord(),
+      effort: { tool_calls: 3, ...(budget_exhausted === undefined ? {} : { budget_exhausted }) },
+    });
+    expect(mergeContracts([spent(false), spent(true)]).effort.budget_exhausted).toBe(true);
+    expect(mergeContracts([spent(false), spent(false)]).effort.budget_exhausted).toBe(false);
+    expect(mergeContracts([spent(), spent(false)]).effort.budget_exhausted).toBe(false);
+  });
 });
