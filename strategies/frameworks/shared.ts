@@ -140,17 +140,13 @@ export function lastMessageText(t: Transcript): string {
 export function pyJson(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : pyNonFinite(value);
+  // String() spells integers, floats, NaN and the infinities as json.dumps does (JSON.stringify
+  // writes null for the last three).
+  if (typeof value === 'number') return String(value);
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (Array.isArray(value)) return `[${value.map(pyJson).join(', ')}]`;
   const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}: ${pyJson(v)}`).join(', ')}}`;
-}
-
-/** json.dumps's spelling of NaN and the infinities (allow_nan=True, its default). */
-function pyNonFinite(value: number): string {
-  if (Number.isNaN(value)) return 'NaN';
-  return value > 0 ? 'Infinity' : '-Infinity';
 }
 
 /** The receiver's system framing, by direction (the frameworks' own instructions are not modelled). */
