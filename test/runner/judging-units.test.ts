@@ -25,7 +25,13 @@ const suite = (id: string, extra: Partial<Suite> = {}): Suite => ({
   ...extra,
 });
 const criterion = (id: string): Criterion =>
-  ({ id, title: id, question: 'q?', anchors: { 1: 'a', 3: 'b', 5: 'c' }, reference: [] }) as Criterion;
+  ({
+    id,
+    title: id,
+    question: 'q?',
+    anchors: { 1: 'a', 3: 'b', 5: 'c' },
+    reference: [],
+  }) as unknown as Criterion;
 const check = (name: string): Check =>
   ({ name, description: name, run: () => ({ pass: true }) }) as unknown as Check;
 const config = (extra: Partial<Judging> = {}): Judging => ({
