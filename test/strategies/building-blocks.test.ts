@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage, Message, Transcript } from '../../harness/core/index.ts';
+import type { ChatMessage } from '../../harness/core/index.ts';
 import { messagesTokens } from '../../harness/core/tokens.ts';
 import { briefLength, closePendingCall, replayable } from '../../strategies/compose.ts';
 import { middleMarker, planCut, trimHeadTail } from '../../strategies/head-tail.ts';
@@ -19,18 +19,11 @@ import { maskObservations, maskedObservation } from '../../strategies/frameworks
 import { trailer } from '../../strategies/frameworks/claude-code-task.ts';
 import { isResearchResult } from '../../strategies/contract-schema.ts';
 import { finishHandoff } from '../../strategies/finish.ts';
-import { caseOf, contextFor } from './helpers.ts';
+import { call, caseOf, contextFor, session } from './helpers.ts';
 import { validRecord } from './contract-fixtures.ts';
 
 // The small functions the strategies are built from, each at its edges: what a strategy-level test
 // reaches only by luck (an empty session, a call answered twice, a question that is a number).
-
-const session = (messages: Message[], extra: Partial<Transcript> = {}): Transcript => ({
-  messages,
-  agents: {},
-  ...extra,
-});
-const call = (id: string, name = 'grep') => ({ id, name, input: { q: id } });
 
 describe('replayable: every tool call keeps its result', () => {
   it('narrates a result whose call is not in the session and keeps it out of toolResults', () => {

@@ -18,6 +18,16 @@ import { resolveParams } from '../../strategies/define.ts';
 import { toCase } from '../../cases/load.ts';
 import { trackCalls } from '../../strategies/compose.ts';
 
+/** A session of these messages and no sub-agents (plus any other transcript fields given). */
+export const session = (messages: Transcript['messages'], extra: Partial<Transcript> = {}): Transcript => ({
+  messages,
+  agents: {},
+  ...extra,
+});
+
+/** A tool call whose input names its id (distinct calls, distinct inputs). */
+export const call = (id: string, name = 'grep') => ({ id, name, input: { q: id } });
+
 /** A case around a transcript (no labels unless given). */
 export function caseOf(source: Transcript, extra: Partial<Case> = {}): Case {
   return {

@@ -1,21 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { Case, Message, Transcript } from '../../harness/core/index.ts';
+import type { Case } from '../../harness/core/index.ts';
 import { getStrategy } from '../../strategies/index.ts';
 import { resolveParams } from '../../strategies/define.ts';
 import { framings } from '../../strategies/framing.ts';
 import { buildBrick, legacyBrick, adr0093Brick } from '../../strategies/brick.ts';
-import { caseOf, contextFor, prepare, scriptedProvider } from './helpers.ts';
+import { call, caseOf, contextFor, prepare, scriptedProvider, session } from './helpers.ts';
 import { validRecord } from './contract-fixtures.ts';
 
 // Reference strategies on the small sessions a real run meets at the edges: a return into a parent
 // that already holds the brief, a session that ends on plain text, several children, whitespace.
-
-const session = (messages: Message[], id?: string): Transcript => ({
-  ...(id ? { id } : {}),
-  messages,
-  agents: {},
-});
-const call = (id: string, name = 'grep') => ({ id, name, input: { q: id } });
 
 /** A child that was briefed, searched once and answered; its parent's window ends with the spawn call. */
 function returnCase(): Case {
