@@ -117,7 +117,7 @@ function estimatingCallPath(
           response = await stand.generate(request);
         } catch {
           unsimulated.add(input.purpose);
-          response = unsimulatedResponse(model, input.maxTokens);
+          response = unsimulatedResponse(model, input.purpose, input.maxTokens);
         }
         const inputTokens = requestTokens(input);
         const outputTokens = Math.min(response.usage.outputTokens, input.maxTokens);
@@ -146,10 +146,14 @@ function estimatingCallPath(
   };
 }
 
-/** A call the sim stand-in cannot answer: counted at its whole output budget, with no text. */
-function unsimulatedResponse(model: string, maxTokens: number): ModelResponse {
+/**
+ * A call the sim stand-in cannot answer: counted at its whole output budget. Its text says so rather
+ * than being empty: an empty source answer fails the cell (checkSourceAnswers), and the estimate would
+ * then leave out the receiver and judge calls the cell goes on to make.
+ */
+function unsimulatedResponse(model: string, purpose: string, maxTokens: number): ModelResponse {
   return {
-    text: '',
+    text: `(dry run: no stand-in answer for call purpose "${purpose}")`,
     toolCalls: [],
     stopReason: 'unsimulated',
     usage: { inputTokens: 0, outputTokens: maxTokens, cacheReadTokens: 0, cacheWriteTokens: 0 },
