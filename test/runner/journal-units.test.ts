@@ -36,6 +36,18 @@ describe('Journal', () => {
     j.close();
   });
 
+  it('a flush before the timer fires cancels it', () => {
+    vi.useFakeTimers();
+    const file = join(tempDir('journal-cancel'), 'results.jsonl');
+    const j = new Journal<{ n: number }>(file, 64, 200);
+    j.append({ n: 1 });
+    expect(vi.getTimerCount()).toBe(1);
+    j.flush();
+    expect(vi.getTimerCount()).toBe(0);
+    expect(readJsonl(file)).toEqual([{ n: 1 }]);
+    j.close();
+  });
+
   it('beforeFlush runs before a write, and not when there is nothing to write', () => {
     const file = join(tempDir('journal-before'), 'results.jsonl');
     const seen: string[] = [];
@@ -104,6 +116,12 @@ describe('repairJsonl', () => {
     expect(readFileSync(noNewline, 'utf8')).toBe('');
   });
 
+  it('a newline that is the first byte read: the journal keeps it', () => {
+    const path = file('\n{"n":');
+    expect(repairJsonl(path)).toBe(5);
+    expect(readFileSync(path, 'utf8')).toBe('\n');
+  });
+
   it('a newline exactly at a block boundary', () => {
     const head = `${'z'.repeat(64 * 1024 - 1)}\n`;
     const path = file(`${head}torn`);
@@ -129,5 +147,12 @@ describe('readJsonl', () => {
     expect(readJsonl(path)).toEqual([{ n: 1 }]);
     writeFileSync(path, '{"n":1}\n{"n":\n\n{"n":4}\n');
     expect(() => readJsonl(path)).toThrow(`${path}:2: not a complete JSON line`);
+    let err: Error | undefined;
+    try {
+      readJsonl(path);
+    } catch (e) {
+      err = e as Error;
+    }
+    expect(err?.cause).toBeInstanceOf(SyntaxError);
   });
 });

@@ -83,6 +83,7 @@ describe('writeConfigRecord', () => {
         fn: { kind: 'function', format: 'claude-code', version: '2' },
       } as unknown as ResolvedConfig['sources'],
       providers: { openai: { apiKey: 'sk-abc', concurrency: 2 } } as unknown as ResolvedConfig['providers'],
+      checks: [{ name: 'cites-ids' }, { name: 'no-tbd' }] as unknown as ResolvedConfig['checks'],
     };
     writeConfigRecord(dir, config, 'run-1');
     const text = readFileSync(join(dir, 'config.json'), 'utf8');
@@ -105,7 +106,7 @@ describe('writeConfigRecord', () => {
     });
     expect(rec.strategies).toEqual(Object.keys(config.strategies));
     expect(rec.criteria).toEqual(Object.keys(config.criteria));
-    expect(rec.checks).toEqual(config.checks.map((c) => c.name));
+    expect(rec.checks).toEqual(['cites-ids', 'no-tbd']);
     expect(rec.providers.openai).toEqual({ apiKey: '[redacted]', concurrency: 2 });
     expect(text).not.toContain('sk-secret-value');
     expect(rec.seed).toBe(config.seed);
@@ -236,6 +237,23 @@ describe('openResume', () => {
     const kept = openResume(dir, current);
     expect(kept.config.models.large!.sim).toBe('sim-huge');
     expect(kept.differs).toEqual(['models']);
+    // Two ids taken: both named, in one entry.
+    const two = runDir({ runId: 'b', models: { large: { sim: 'sim-huge' }, small: { sim: 'sim-tiny' } } });
+    expect(openResume(two, current).differs).toEqual([
+      'models (taken from the current config, no journalled cell used the old id: models.large.sim sim-huge → sim-large, models.small.sim sim-tiny → sim-small)',
+    ]);
+  });
+
+  it('recorded models that are not an object are taken as they are, with no model check', () => {
+    const r = openResume(runDir({ runId: 'a', models: 'odd' }), cfg());
+    expect(r.config.models as unknown).toBe('odd');
+    expect(r.differs).toEqual(['models']);
+  });
+
+  it('config.json that is not JSON keeps the parse error as the cause', () => {
+    const dir = runDir(null, '{ nope');
+    const err = thrown(() => openResume(dir, cfg()));
+    expect(err.cause).toBeInstanceOf(SyntaxError);
   });
 });
 
