@@ -45,6 +45,7 @@ describe('progressLine', () => {
     expect(progressLine(p({ done: 5, tokens: 1000, elapsedMs: 1000 }))).toContain('ETA 1s · 1.0k tokens');
     expect(progressLine(p({ done: 10, tokens: 1_250_000, elapsedMs: 1 }))).toContain('ETA 0s · 1.3M tokens');
     expect(progressLine(p({ tokens: 999_999 }))).toContain('1000.0k tokens');
+    expect(progressLine(p({ tokens: 1_000_000 }))).toContain(' 1.0M tokens');
   });
 });
 
@@ -135,6 +136,22 @@ describe('the progress reporter', () => {
       state: 'validating',
     });
     expect(c.text()).toBe('\r\x1b[Kbatch openai b: validating\n');
+  });
+
+  it('one batch line per change of a batch: a poll that saw nothing new prints nothing', () => {
+    const c = capture(false);
+    const r = createProgressReporter(c.stream, true);
+    const e = { provider: 'openai', batchId: 'b', state: 'in_progress', total: 4, succeeded: 1 } as const;
+    r.onBatch!(e);
+    r.onBatch!({ ...e });
+    r.onBatch!({ ...e, batchId: 'c' });
+    r.onBatch!({ ...e, succeeded: 2 });
+    r.onBatch!({ ...e, succeeded: 2 });
+    expect(c.text().trim().split('\n')).toEqual([
+      'batch openai b: in_progress · 1/4 done (1 succeeded, 0 failed)',
+      'batch openai c: in_progress · 1/4 done (1 succeeded, 0 failed)',
+      'batch openai b: in_progress · 2/4 done (2 succeeded, 0 failed)',
+    ]);
   });
 
   it('says how to resume when interrupted, and nothing more when not (off a TTY)', () => {
