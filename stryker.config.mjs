@@ -15,8 +15,13 @@ const sampled = Boolean(process.env.MUTATION_SAMPLE);
 const slug =
   process.env.MUTATION_SLUG ??
   name.replaceAll('/', '-') +
-    (only ? `.${only.map((f) => f.replace(/.*\//, '').replace(/\.ts$/, '')).join('+')}` : '');
-process.env.MUTATION_TESTS = module.tests.join(',');
+    (only ? `.${only.map((f) => f.replace(/.*\//, '').replace(/\.ts$/, '')).join('+')}` : '') +
+    (process.env.MUTATION_TRIAGE_TESTS ? '.triage' : '');
+// MUTATION_TRIAGE_TESTS: comma-separated test globs to use instead of the module's list — a triage run
+// (docs/testing.md, "Finding survivors quickly"): fast in-process tests only, so its survivors are a
+// superset of a real run's, found in minutes. Never for a score. Its own incremental file.
+const triage = process.env.MUTATION_TRIAGE_TESTS?.split(',').filter(Boolean);
+process.env.MUTATION_TESTS = (triage ?? module.tests).join(',');
 process.env.MUTATION_SKIP = (module.skip ?? []).join('|');
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */

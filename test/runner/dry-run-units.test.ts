@@ -139,4 +139,16 @@ describe('dryRun at its edges', () => {
     expect(r.arms[0]!.outputTokens).toBeLessThan(r.arms[0]!.maxOutputTokens);
     expect(r.arms[0]!.outputTokens).toBeGreaterThan(0);
   });
+
+  it("the stand-in has no context window: a request past the sim's is still answered (the real provider has its own)", async () => {
+    const tiny = { contextWindowTokens: 10 };
+    const r = await dryRun(
+      config({
+        sim: { sizes: { large: tiny, small: tiny, judge: tiny } },
+        suites: [{ id: 'mini', arms: ['inline'] }],
+      }),
+    );
+    expect(r.unsimulated).toEqual([]);
+    expect(r.arms[0]!.failedCells).toBe(0);
+  });
 });
