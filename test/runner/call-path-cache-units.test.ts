@@ -58,7 +58,7 @@ const config = resolveConfig(
   'eval.config.ts',
 );
 
-function path(provider: Provider, cache: ResponseCache) {
+function path(provider: Provider, cache: ResponseCache | null) {
   const records: CallRecord[] = [];
   const p = createCallPath({
     config,
@@ -163,22 +163,7 @@ describe('the call path with a cache', () => {
 
   it('without a cache nothing is keyed or shared: identical requests each reach the provider', async () => {
     const s = scripted([{ text: 'one' }, { text: 'two' }]);
-    const records: CallRecord[] = [];
-    const p = createCallPath({
-      config,
-      providers: { openai: s.provider },
-      cache: null,
-      runId: 'r',
-      onCall: (r) => records.push(r),
-    });
-    const call = () =>
-      p.forCell({
-        cellId: 'c/1',
-        caseId: 'c',
-        rep: 0,
-        aliases: { source: 'large', receiver: 'small' },
-        made: [],
-      })('receiver', { purpose: 'answer', messages: [{ role: 'user', text: 'q' }], maxTokens: 16 });
+    const { call, records } = path(s.provider, null);
     const [a, b] = await Promise.all([call(), call()]);
     expect([a.text, b.text]).toEqual(['one', 'two']);
     expect(records.map((r) => r.cached)).toEqual([false, false]);
