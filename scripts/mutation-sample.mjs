@@ -31,6 +31,9 @@ function parseArgs(argv) {
     opts[key] = Number(rest[i + 1]);
   }
   if (!MODULES[name]) usage(`unknown module ${name}`);
+  // A triage run's tests are a subset of the module's: its survivors locate gaps, never a score.
+  if (process.env.MUTATION_TRIAGE_TESTS)
+    usage('MUTATION_TRIAGE_TESTS is set: a sample scores the module with its own tests');
   return opts;
 }
 

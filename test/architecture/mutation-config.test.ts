@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -64,5 +65,19 @@ describe('the sample estimate', () => {
     const [lo0, hi0] = wilson(0, 20);
     expect(lo0).toBe(0);
     expect(hi0).toBeCloseTo(0.1611, 3);
+  });
+});
+
+describe('a triage run', () => {
+  it('is refused by the sample (its tests are a subset: it finds survivors, never a score)', () => {
+    const r = spawnSync(process.execPath, ['scripts/mutation-sample.mjs', 'harness/runner'], {
+      cwd: repoRoot,
+      env: { ...process.env, MUTATION_TRIAGE_TESTS: 'test/runner/pool-units.test.ts' },
+      encoding: 'utf8',
+      // Without the refusal it would start a sample run: bounded, so a regression fails instead of hanging.
+      timeout: 60_000,
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('MUTATION_TRIAGE_TESTS is set: a sample scores the module with its own tests');
   });
 });
