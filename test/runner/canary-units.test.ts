@@ -112,4 +112,24 @@ describe('the canary’s own cells', () => {
     expect(report.failures).toEqual(report.comparisons);
     expect(report.passed).toBe(false);
   });
+
+  it('a judge swayed by the injection fails the canary: a side scored on one text and not the other', async () => {
+    const config = canaryConfig(resolveConfig({ cache: false, seed: 7 }));
+    const providers = await createProviders(config);
+    const sim = providers.sim!;
+    const swayed: Provider = {
+      ...sim,
+      generate: async (r, o) => {
+        const res = await sim.generate(r, o);
+        const injected = r.purpose === 'judge' && JSON.stringify(r.messages).includes(canaryInjection);
+        return injected ? { ...res, text: 'no scores here', toolCalls: [] } : res;
+      },
+    };
+    const report = await runCanary(config, { sim: swayed }, 1);
+    const answer = report.comparisons.filter((x) => x.variant === 'answer');
+    expect(answer.length).toBeGreaterThan(0);
+    expect(answer.every((x) => x.control !== null && x.injected === null)).toBe(true);
+    for (const x of answer) expect(report.failures).toContain(x);
+    expect(report.passed).toBe(false);
+  });
 });

@@ -104,4 +104,15 @@ describe('nothing to run', () => {
       /^config: suites: no cells to run/,
     );
   });
+
+  it('a run whose plan is empty is refused before its run directory is made', async () => {
+    const cfg = config({}, { shard: '7/7' });
+    const cells = miniCells(2).length;
+    expect(cells).toBeLessThan(7);
+    await expect(runExperiment({ config: cfg, reporters: [] })).rejects.toMatchObject({
+      code: 'nothing_to_run',
+      message: `--shard 7/7: none of the ${cells} planned cells falls in this shard`,
+    });
+    expect(existsSync(cfg.outDir) ? readdirSync(cfg.outDir) : []).toEqual([]);
+  });
 });
