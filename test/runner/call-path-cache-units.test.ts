@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CallRecord, ModelResponse, Provider } from '../../harness/core/index.ts';
 import type { ResponseCache } from '../../harness/cache/types.ts';
+import { memoryCache } from '../support/memory-cache.ts';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
 import { createCallPath } from '../../harness/calls/call-path.ts';
 import { plainResponse } from '../support/model-response.ts';
@@ -10,23 +11,6 @@ import { plainResponse } from '../support/model-response.ts';
  * so every lookup and store shows: what a hit returns and costs today, which answers are never
  * stored or served, the provider's cache scope, and an in-flight entry that ends with its call.
  */
-function memoryCache(o: { stores?: boolean } = {}) {
-  const m = new Map<string, ModelResponse>();
-  const scopes: (string | undefined)[] = [];
-  const cache: ResponseCache = {
-    keyOf: (p, r, scope) => {
-      scopes.push(scope);
-      return `${p}|${scope}|${JSON.stringify(r)}`;
-    },
-    get: (k) => m.get(k),
-    set: (k, v) => {
-      if (o.stores !== false) m.set(k, v);
-    },
-    close: () => {},
-  };
-  return { cache, m, scopes };
-}
-
 /** A provider answering from a list (the last repeats), counting its calls, each after a turn. */
 function scripted(answers: Partial<ModelResponse>[], extra: Partial<Provider> = {}) {
   let n = 0;

@@ -2,9 +2,8 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ModelRequest, ModelResponse, Provider, ResultRow } from '../../harness/core/index.ts';
+import type { ModelRequest, Provider, ResultRow } from '../../harness/core/index.ts';
 import type { ResolvedConfig } from '../../harness/config/types.ts';
-import type { ResponseCache } from '../../harness/cache/types.ts';
 import { resolveConfig } from '../../harness/config/resolve-config.ts';
 import { createProviders } from '../../harness/providers/index.ts';
 import { ProviderError } from '../../harness/core/errors.ts';
@@ -12,6 +11,7 @@ import { doneCells, executeCells, type ExecuteArgs } from '../../harness/runner/
 import type { PlannedCell } from '../../harness/runner/plan.ts';
 import type { Progress, Reporter, RunStartInfo } from '../../harness/runner/reporters.ts';
 import { miniCase } from '../strategies/helpers.ts';
+import { memoryCache } from '../support/memory-cache.ts';
 
 /**
  * Executing a plan in process (issue 32 item 2): the progress counters the reporters show, what a
@@ -54,17 +54,6 @@ function provider(
       const raw = await sim.generate(req, g);
       return { ...raw, costUsd: 0.5 };
     },
-  };
-}
-
-function memoryCache(): ResponseCache & { size: () => number } {
-  const m = new Map<string, ModelResponse>();
-  return {
-    keyOf: (p, r) => `${p}|${JSON.stringify(r)}`,
-    get: (k) => m.get(k),
-    set: (k, v) => void m.set(k, v),
-    close: () => {},
-    size: () => m.size,
   };
 }
 
@@ -188,10 +177,10 @@ describe('executeCells', () => {
 
   it('cache hits are counted and cost nothing now', async () => {
     const cells = await cellsOf(2);
-    const cache = memoryCache();
+    const { cache, m } = memoryCache();
     const cold = await execute({ cells, cache });
     expect(cold.out.progress.cacheHits).toBe(0);
-    expect(cache.size()).toBe(cold.out.progress.calls);
+    expect(m.size).toBe(cold.out.progress.calls);
     const warm = await execute({ cells, cache });
     expect(warm.out.progress.calls).toBe(cold.out.progress.calls);
     expect(warm.out.progress.cacheHits).toBe(warm.out.progress.calls);
